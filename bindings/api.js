@@ -1,0 +1,634 @@
+// api.js: the JavaScript API of onnx-sampling-wasm, shared by the Node and browser builds.
+//
+// scripts/build.mjs wraps this file into dist/index.cjs (Node, CommonJS) and
+// dist/browser.mjs (ES module): each wrapper defines `loadModule(options)`, which returns a
+// promise of the Emscripten module, and exports what `makeApi(loadModule)` returns.
+//
+// What this layer owns (STYLE habits 7-9): it validates every argument once, at the edge,
+// throwing TypeError for a wrong kind of argument and RangeError for a bad shape or value,
+// each message naming the input or attribute. It resolves opset differences (attribute
+// names, defaults, which inputs exist) into the core's normalised parameters, writes them
+// into the parameter block, copies tensors in and out of wasm memory and frees all it
+// allocated, whatever happens. The core re-checks what it relies on and reports errors as
+// values, so the sampler stays usable after any error.
+
+/* eslint-disable no-unused-vars */
+function makeApi(loadModule) {
+  'use strict';
+
+  // ONNX TensorProto.DataType codes and the TypedArray each type is carried in.
+  const HAS_F16 = typeof Float16Array === 'function';
+  const TYPES = {
+    float32: { code: 1, bytes: 4, arrays: [Float32Array] },
+    uint8: { code: 2, bytes: 1, arrays: [Uint8Array, Uint8ClampedArray] },
+    int8: { code: 3, bytes: 1, arrays: [Int8Array] },
+    uint16: { code: 4, bytes: 2, arrays: [Uint16Array] },
+    int16: { code: 5, bytes: 2, arrays: [Int16Array] },
+    int32: { code: 6, bytes: 4, arrays: [Int32Array] },
+    int64: { code: 7, bytes: 8, arrays: [BigInt64Array] },
+    bool: { code: 9, bytes: 1, arrays: [Uint8Array] },
+    float16: { code: 10, bytes: 2, arrays: HAS_F16 ? [Uint16Array, Float16Array] : [Uint16Array] },
+    float64: { code: 11, bytes: 8, arrays: [Float64Array] },
+    uint32: { code: 12, bytes: 4, arrays: [Uint32Array] },
+    uint64: { code: 13, bytes: 8, arrays: [BigUint64Array] },
+    bfloat16: { code: 16, bytes: 2, arrays: [Uint16Array] },
+  };
+
+  // ---------------------------------------------------------------- error helpers
+
+  function describe(v) {
+    if (v === null) return 'null';
+    if (Array.isArray(v)) return 'an array';
+    if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
+    if (typeof v === 'object') return 'an object';
+    if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '...' : v)}`;
+    if (typeof v === 'bigint') return `the bigint ${v}n`;
+    return `${typeof v} ${String(v)}`;
+  }
+
+  // Edit distance, for "did you mean" on unknown names (short strings only).
+  function distance(a, b) {
+    const m = a.length, n = b.length;
+    let prev = Array.from({ length: n + 1 }, (_, j) => j);
+    for (let i = 1; i <= m; i++) {
+      const cur = [i];
+      for (let j = 1; j <= n; j++)
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+    return prev[n];
+  }
+  function didYouMean(name, choices) {
+    if (typeof name !== 'string' || name.length > 64) return '';
+    let best = null, bestD = Infinity;
+    for (const c of choices) {
+      const d = distance(name.toLowerCase(), c.toLowerCase());
+      if (d < bestD) { bestD = d; best = c; }
+    }
+    return best !== null && bestD <= Math.max(2, Math.floor(best.length / 3)) ? ` (did you mean '${best}'?)` : '';
+  }
+
+  // ---------------------------------------------------------------- value checks
+
+  function checkInt(v, what) {
+    if (typeof v === 'bigint') {
+      if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER))
+        throw new RangeError(`${what}: ${v} is too large`);
+      return Number(v);
+    }
+    if (typeof v !== 'number') throw new TypeError(`${what}: expected an integer, got ${describe(v)}`);
+    if (!Number.isSafeInteger(v)) throw new RangeError(`${what}: expected an integer, got ${v}`);
+    return v === 0 ? 0 : v; // -0 -> 0
+  }
+
+  function checkNumber(v, what) {
+    if (typeof v !== 'number') throw new TypeError(`${what}: expected a number, got ${describe(v)}`);
+    return v;
+  }
+
+  function checkFinite(v, what) {
+    checkNumber(v, what);
+    if (!Number.isFinite(v)) throw new RangeError(`${what}: expected a finite number, got ${v}`);
+    return v;
+  }
+
+  function checkBool01(v, what) {
+    if (typeof v === 'boolean') return v ? 1 : 0;
+    const i = checkInt(v, what);
+    if (i !== 0 && i !== 1) throw new RangeError(`${what}: expected 0 or 1, got ${i}`);
+    return i;
+  }
+
+  function checkEnum(v, what, table) {
+    if (typeof v !== 'string') throw new TypeError(`${what}: expected a string, got ${describe(v)}`);
+    if (!Object.prototype.hasOwnProperty.call(table, v)) {
+      const names = Object.keys(table);
+      throw new RangeError(`${what}: unknown value '${v}'; expected one of ${names.map((n) => `'${n}'`).join(', ')}${didYouMean(v, names)}`);
+    }
+    return table[v];
+  }
+
+  // Array-like of numbers (Array, TypedArray) -> plain array, with each element checked.
+  function checkList(v, what, elem) {
+    if (!(Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))))
+      throw new TypeError(`${what}: expected an array of numbers, got ${describe(v)}`);
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = elem(v[i], `${what}[${i}]`);
+    return out;
+  }
+
+  // A tensor { type, dims, data }: the fields of onnxruntime-web's Tensor, which passes as is.
+  function checkTensor(t, what) {
+    if (t === null || typeof t !== 'object' || ArrayBuffer.isView(t))
+      throw new TypeError(`${what}: expected a tensor { type, dims, data }, got ${describe(t)}`);
+    const type = t.type;
+    if (typeof type !== 'string') throw new TypeError(`${what}.type: expected a string, got ${describe(type)}`);
+    const info = TYPES[type];
+    if (!info) throw new TypeError(`${what}.type: unsupported tensor type '${type}'; expected one of ${Object.keys(TYPES).join(', ')}${didYouMean(type, Object.keys(TYPES))}`);
+    const data = t.data;
+    if (!info.arrays.some((A) => data instanceof A)) {
+      const names = info.arrays.map((A) => A.name).join(' or ');
+      throw new TypeError(`${what}.data: a '${type}' tensor needs a ${names}, got ${describe(data)}`);
+    }
+    const dims = t.dims;
+    if (!(Array.isArray(dims) || (ArrayBuffer.isView(dims) && !(dims instanceof DataView))))
+      throw new TypeError(`${what}.dims: expected an array of integers, got ${describe(dims)}`);
+    const rank = dims.length;
+    const d = new Array(rank);
+    let n = 1;
+    for (let i = 0; i < rank; i++) {
+      const v = checkInt(dims[i], `${what}.dims[${i}]`);
+      if (v < 0) throw new RangeError(`${what}.dims[${i}]: must be non-negative, got ${v}`);
+      d[i] = v;
+      n *= v;
+    }
+    if (n !== data.length)
+      throw new RangeError(`${what}: dims [${d.join(', ')}] hold ${n} elements but data has ${data.length}`);
+    return { type, dims: d, data, info, size: n };
+  }
+
+  // An optional input: null/undefined, or (from opset 11 on) an empty tensor, count as omitted.
+  function optionalTensor(t, what, emptyIsOmitted) {
+    if (t === null || t === undefined) return null;
+    const v = checkTensor(t, what);
+    if (emptyIsOmitted && v.size === 0) return null;
+    return v;
+  }
+
+  function requireType(v, what, allowed) {
+    if (!allowed.includes(v.type))
+      throw new TypeError(`${what}: expected a tensor of type ${allowed.join(' or ')}, got '${v.type}'`);
+  }
+
+  function tensorNumbers(v) {
+    const out = new Array(v.size);
+    for (let i = 0; i < v.size; i++) out[i] = Number(v.data[i]);
+    return out;
+  }
+
+  // ---------------------------------------------------------------- operator tables
+
+  const RESIZE_MODES = { nearest: 0, linear: 1, cubic: 2 };
+  const COORD_MODES = {
+    half_pixel: 0, half_pixel_symmetric: 1, pytorch_half_pixel: 2, align_corners: 3,
+    asymmetric: 4, tf_half_pixel_for_nn: 5, tf_crop_and_resize: 6,
+  };
+  const NEAREST_MODES = { round_prefer_floor: 0, round_prefer_ceil: 1, floor: 2, ceil: 3 };
+  const NEAREST_OPSET10 = 4;
+  const POLICIES = { stretch: 0, not_larger: 1, not_smaller: 2 };
+  const PADDING_MODES = { zeros: 0, border: 1, reflection: 2 };
+  const GRID_MODES_16 = { bilinear: 1, nearest: 0, bicubic: 2 };
+  const GRID_MODES_20 = { linear: 1, nearest: 0, cubic: 2 };
+
+  function pick(table, names) {
+    const out = {};
+    for (const n of names) out[n] = table[n];
+    return out;
+  }
+
+  // Resize versions: the attributes each knows and the values it allows.
+  const RESIZE_VERSIONS = {
+    10: { attrs: ['mode'], modes: pick(RESIZE_MODES, ['nearest', 'linear']) },
+    11: {
+      attrs: ['mode', 'coordinate_transformation_mode', 'cubic_coeff_a', 'exclude_outside', 'extrapolation_value', 'nearest_mode'],
+      modes: RESIZE_MODES,
+      coords: pick(COORD_MODES, ['half_pixel', 'pytorch_half_pixel', 'align_corners', 'asymmetric', 'tf_half_pixel_for_nn', 'tf_crop_and_resize']),
+    },
+    18: {
+      attrs: ['mode', 'coordinate_transformation_mode', 'cubic_coeff_a', 'exclude_outside', 'extrapolation_value', 'nearest_mode', 'antialias', 'axes', 'keep_aspect_ratio_policy'],
+      modes: RESIZE_MODES,
+      coords: pick(COORD_MODES, ['half_pixel', 'pytorch_half_pixel', 'align_corners', 'asymmetric', 'tf_crop_and_resize']),
+    },
+    19: {
+      attrs: ['mode', 'coordinate_transformation_mode', 'cubic_coeff_a', 'exclude_outside', 'extrapolation_value', 'nearest_mode', 'antialias', 'axes', 'keep_aspect_ratio_policy'],
+      modes: RESIZE_MODES,
+      coords: pick(COORD_MODES, ['half_pixel', 'half_pixel_symmetric', 'pytorch_half_pixel', 'align_corners', 'asymmetric', 'tf_crop_and_resize']),
+    },
+  };
+  RESIZE_VERSIONS[13] = RESIZE_VERSIONS[11];
+
+  // The operator version in force at an opset: the newest version not newer than it.
+  function opVersion(opType, opset, versions) {
+    let v = 0;
+    for (const k of versions) if (k <= opset && k > v) v = k;
+    if (v === 0)
+      throw new RangeError(`opset: ${opType} does not exist before opset ${Math.min(...versions)}, got opset ${opset}`);
+    return v;
+  }
+
+  function checkAttributes(attributes, allowed, opName) {
+    if (attributes === undefined || attributes === null) return {};
+    if (typeof attributes !== 'object' || Array.isArray(attributes))
+      throw new TypeError(`attributes: expected an object of ONNX attributes, got ${describe(attributes)}`);
+    for (const k of Object.keys(attributes)) {
+      if (!allowed.includes(k))
+        throw new RangeError(`attributes.${k}: ${opName} has no attribute '${k}'${didYouMean(k, allowed)}; it knows ${allowed.join(', ')}`);
+    }
+    return attributes;
+  }
+
+  function attr(attributes, name, dflt) {
+    const v = attributes[name];
+    return v === undefined ? dflt : v;
+  }
+
+  // ---------------------------------------------------------------- the sampler
+
+  let modulePromise = null;
+
+  async function createSampler(options) {
+    if (options !== undefined && (options === null || typeof options !== 'object'))
+      throw new TypeError(`createSampler: options must be an object, got ${describe(options)}`);
+    if (!modulePromise) {
+      modulePromise = Promise.resolve().then(() => loadModule(options || {}));
+      modulePromise.catch(() => { modulePromise = null; });
+    }
+    const M = await modulePromise;
+    return new Sampler(M);
+  }
+
+  class Sampler {
+    constructor(M) {
+      this._M = M;
+      this._blockPtr = M.paramBlock() >>> 0;
+      this._S = {
+        OP: M.SLOT_OP, X_TYPE: M.SLOT_X_TYPE, RANK: M.SLOT_RANK, MODE: M.SLOT_MODE,
+        COORD: M.SLOT_COORD, NEAREST: M.SLOT_NEAREST, CUBIC_A: M.SLOT_CUBIC_A,
+        EXCLUDE: M.SLOT_EXCLUDE, ANTIALIAS: M.SLOT_ANTIALIAS, EXTRAPOLATION: M.SLOT_EXTRAPOLATION,
+        POLICY: M.SLOT_POLICY, COMPAT: M.SLOT_COMPAT, HAS_AXES: M.SLOT_HAS_AXES,
+        N_AXES: M.SLOT_N_AXES, HAS_SCALES: M.SLOT_HAS_SCALES, HAS_SIZES: M.SLOT_HAS_SIZES,
+        HAS_ROI: M.SLOT_HAS_ROI, PADDING: M.SLOT_PADDING, ALIGN: M.SLOT_ALIGN_CORNERS,
+        GRID_TYPE: M.SLOT_GRID_TYPE, GRID_RANK: M.SLOT_GRID_RANK, OUT_RANK: M.SLOT_OUT_RANK,
+        IN_DIMS: M.SLOT_IN_DIMS, AXES: M.SLOT_AXES, SCALES: M.SLOT_SCALES, SIZES: M.SLOT_SIZES,
+        ROI: M.SLOT_ROI, GRID_DIMS: M.SLOT_GRID_DIMS, OUT_DIMS: M.SLOT_OUT_DIMS,
+        HEADER: M.SLOT_IN_DIMS, MAX_RANK: M.MAX_RANK,
+      };
+    }
+
+    // The parameter block, viewed afresh: wasm memory may have grown since the last call.
+    _block() {
+      return new Float64Array(this._M.HEAPU8.buffer, this._blockPtr, this._M.BLOCK_SIZE);
+    }
+
+    _check(status) {
+      if (status === 0) return;
+      const msg = this._M.lastError();
+      if (status === 1) throw new TypeError(msg);
+      throw new RangeError(msg);
+    }
+
+    _alloc(bytes, what) {
+      const p = this._M.alloc(bytes) >>> 0;
+      if (p === 0) throw new RangeError(`out of memory: cannot allocate ${bytes} bytes for ${what}`);
+      return p;
+    }
+
+    // Copies a checked tensor into fresh wasm memory; returns the pointer.
+    _copyIn(v, what) {
+      const bytes = v.size * v.info.bytes;
+      const p = this._alloc(bytes, what);
+      const src = new Uint8Array(v.data.buffer, v.data.byteOffset, bytes);
+      new Uint8Array(this._M.HEAPU8.buffer, p, bytes).set(src);
+      return p;
+    }
+
+    _copyOut(type, dims, p, n) {
+      const info = TYPES[type];
+      const bytes = n * info.bytes;
+      const Ctor = type === 'uint8' || type === 'bool' ? Uint8Array : info.arrays[0];
+      const data = new Ctor(this._M.HEAPU8.buffer.slice(p, p + bytes));
+      return { type, dims, data };
+    }
+
+    _readOutDims(b) {
+      const S = this._S;
+      const rank = b[S.OUT_RANK];
+      const dims = new Array(rank);
+      let n = 1;
+      for (let i = 0; i < rank; i++) { dims[i] = b[S.OUT_DIMS + i]; n *= dims[i]; }
+      return { dims, n };
+    }
+
+    _checkRank(v, what, min) {
+      if (v.dims.length < min || v.dims.length > this._S.MAX_RANK)
+        throw new RangeError(`${what}: rank must be in [${min}, ${this._S.MAX_RANK}], got ${v.dims.length}`);
+    }
+
+    // p: normalised Resize parameters (see resolveResize). Returns the output tensor.
+    _resize(x, p) {
+      const S = this._S, M = this._M;
+      const b = this._block();
+      b.fill(0, 0, S.HEADER);
+      b[S.OP] = 1;
+      b[S.X_TYPE] = x.info.code;
+      b[S.RANK] = x.dims.length;
+      b[S.MODE] = p.mode;
+      b[S.COORD] = p.coord;
+      b[S.NEAREST] = p.nearest;
+      b[S.CUBIC_A] = p.cubicA;
+      b[S.EXCLUDE] = p.excludeOutside;
+      b[S.ANTIALIAS] = p.antialias;
+      b[S.EXTRAPOLATION] = p.extrapolation;
+      b[S.POLICY] = p.policy;
+      for (let i = 0; i < x.dims.length; i++) b[S.IN_DIMS + i] = x.dims[i];
+      const n = p.axes ? p.axes.length : x.dims.length;
+      b[S.HAS_AXES] = p.axes ? 1 : 0;
+      b[S.N_AXES] = n;
+      if (p.axes) for (let i = 0; i < n; i++) b[S.AXES + i] = p.axes[i];
+      b[S.HAS_SCALES] = p.scales ? 1 : 0;
+      if (p.scales) for (let i = 0; i < n; i++) b[S.SCALES + i] = p.scales[i];
+      b[S.HAS_SIZES] = p.sizes ? 1 : 0;
+      if (p.sizes) for (let i = 0; i < n; i++) b[S.SIZES + i] = p.sizes[i];
+      b[S.HAS_ROI] = p.roi ? 1 : 0;
+      if (p.roi) for (let i = 0; i < 2 * n; i++) b[S.ROI + i] = p.roi[i];
+      this._check(M.planResize());
+      const out = this._readOutDims(this._block());
+      let xp = 0, yp = 0;
+      try {
+        xp = this._copyIn(x, 'X');
+        yp = this._alloc(out.n * x.info.bytes, 'Y');
+        this._check(M.execResize(xp, yp));
+        return this._copyOut(x.type, out.dims, yp, out.n);
+      } finally {
+        if (xp) M.free(xp);
+        if (yp) M.free(yp);
+      }
+    }
+
+    _gridSample(x, grid, p) {
+      const S = this._S, M = this._M;
+      const b = this._block();
+      b.fill(0, 0, S.HEADER);
+      b[S.OP] = 2;
+      b[S.X_TYPE] = x.info.code;
+      b[S.RANK] = x.dims.length;
+      b[S.MODE] = p.mode;
+      b[S.PADDING] = p.padding;
+      b[S.ALIGN] = p.alignCorners;
+      for (let i = 0; i < x.dims.length; i++) b[S.IN_DIMS + i] = x.dims[i];
+      b[S.GRID_TYPE] = grid.info.code;
+      b[S.GRID_RANK] = grid.dims.length;
+      for (let i = 0; i < grid.dims.length; i++) b[S.GRID_DIMS + i] = grid.dims[i];
+      this._check(M.planGridSample());
+      const out = this._readOutDims(this._block());
+      let xp = 0, gp = 0, yp = 0;
+      try {
+        xp = this._copyIn(x, 'X');
+        gp = this._copyIn(grid, 'grid');
+        yp = this._alloc(out.n * x.info.bytes, 'Y');
+        this._check(M.execGridSample(xp, gp, yp));
+        return this._copyOut(x.type, out.dims, yp, out.n);
+      } finally {
+        if (xp) M.free(xp);
+        if (gp) M.free(gp);
+        if (yp) M.free(yp);
+      }
+    }
+
+    // ------------------------------------------------------------ ONNX-node level
+
+    run(node, inputs) {
+      if (node === null || typeof node !== 'object')
+        throw new TypeError(`run: expected a node { opType, opset, attributes }, got ${describe(node)}`);
+      const { opType, opset } = node;
+      if (typeof opType !== 'string') throw new TypeError(`opType: expected a string, got ${describe(opType)}`);
+      const os = checkInt(opset, 'opset');
+      if (os < 1) throw new RangeError(`opset: must be a positive integer, got ${os}`);
+      if (!Array.isArray(inputs)) throw new TypeError(`inputs: expected an array of tensors (null for an omitted input), got ${describe(inputs)}`);
+      switch (opType) {
+        case 'Resize': return [this._runResize(os, node.attributes, inputs)];
+        case 'Upsample': return [this._runUpsample(os, node.attributes, inputs)];
+        case 'GridSample': return [this._runGridSample(os, node.attributes, inputs)];
+        default:
+          throw new RangeError(`opType: unsupported operator '${opType}'; expected 'Resize', 'Upsample' or 'GridSample'${didYouMean(opType, ['Resize', 'Upsample', 'GridSample'])}`);
+      }
+    }
+
+    _runResize(opset, attributes, inputs) {
+      const version = opVersion('Resize', opset, [10, 11, 13, 18, 19]);
+      const V = RESIZE_VERSIONS[version];
+      const name = `Resize-${version} (opset ${opset})`;
+      const a = checkAttributes(attributes, V.attrs, name);
+      const maxInputs = version === 10 ? 2 : 4;
+      if (inputs.length > maxInputs) throw new RangeError(`inputs: ${name} takes at most ${maxInputs} inputs, got ${inputs.length}`);
+      if (inputs[0] === null || inputs[0] === undefined) throw new TypeError('X: the input tensor is required');
+      const x = checkTensor(inputs[0], 'X');
+      this._checkRank(x, 'X', 1);
+      const rank = x.dims.length;
+
+      const p = {
+        mode: checkEnum(attr(a, 'mode', 'nearest'), 'mode', V.modes),
+        coord: COORD_MODES.asymmetric,
+        nearest: NEAREST_OPSET10,
+        cubicA: -0.75, excludeOutside: 0, extrapolation: 0, antialias: 0, policy: 0,
+        axes: null, scales: null, sizes: null, roi: null,
+      };
+      if (version === 10) {
+        const s = optionalTensor(inputs[1], 'scales', false);
+        if (!s) throw new TypeError('scales: Resize-10 requires the scales input');
+        requireType(s, 'scales', ['float32']);
+        p.scales = this._listOf(s, 'scales', rank, 'rank of X');
+        return this._resize(x, p);
+      }
+      p.coord = checkEnum(attr(a, 'coordinate_transformation_mode', 'half_pixel'), 'coordinate_transformation_mode', V.coords);
+      p.nearest = checkEnum(attr(a, 'nearest_mode', 'round_prefer_floor'), 'nearest_mode', NEAREST_MODES);
+      p.cubicA = checkFinite(attr(a, 'cubic_coeff_a', -0.75), 'cubic_coeff_a');
+      p.excludeOutside = checkBool01(attr(a, 'exclude_outside', 0), 'exclude_outside');
+      p.extrapolation = Math.fround(checkNumber(attr(a, 'extrapolation_value', 0), 'extrapolation_value'));
+      if (version >= 18) {
+        p.antialias = checkBool01(attr(a, 'antialias', 0), 'antialias');
+        p.policy = checkEnum(attr(a, 'keep_aspect_ratio_policy', 'stretch'), 'keep_aspect_ratio_policy', POLICIES);
+        if (a.axes !== undefined) p.axes = this._axes(a.axes, rank);
+      }
+      const n = p.axes ? p.axes.length : rank;
+      const nWhat = p.axes ? 'length of axes' : 'rank of X';
+      const roi = optionalTensor(inputs[1], 'roi', true);
+      const scales = optionalTensor(inputs[2], 'scales', true);
+      const sizes = optionalTensor(inputs[3], 'sizes', true);
+      if (scales && sizes) throw new RangeError('scales and sizes: give only one of them (the other omitted or empty)');
+      if (!scales && !sizes) throw new TypeError('scales and sizes: one of them is required');
+      if (scales) {
+        requireType(scales, 'scales', ['float32']);
+        p.scales = this._listOf(scales, 'scales', n, nWhat);
+      } else {
+        requireType(sizes, 'sizes', ['int64']);
+        p.sizes = this._listOf(sizes, 'sizes', n, nWhat);
+      }
+      if (p.policy !== 0 && !sizes)
+        throw new RangeError(`keep_aspect_ratio_policy: '${attr(a, 'keep_aspect_ratio_policy')}' applies only when sizes is given`);
+      if (p.coord === COORD_MODES.tf_crop_and_resize) {
+        if (!roi) throw new TypeError("roi: required when coordinate_transformation_mode is 'tf_crop_and_resize'");
+        requireType(roi, 'roi', ['float32', 'float64']);
+        p.roi = this._listOf(roi, 'roi', 2 * n, `twice the ${nWhat}`);
+      }
+      return this._resize(x, p);
+    }
+
+    _listOf(t, what, n, nWhat) {
+      if (t.dims.length !== 1) throw new RangeError(`${what}: expected a 1-D tensor, got dims [${t.dims.join(', ')}]`);
+      if (t.size !== n) throw new RangeError(`${what}: expected ${n} values (the ${nWhat}), got ${t.size}`);
+      return tensorNumbers(t);
+    }
+
+    _axes(v, rank) {
+      const axes = checkList(v, 'axes', (e, w) => checkInt(e, w));
+      if (axes.length === 0 || axes.length > rank)
+        throw new RangeError(`axes: expected between 1 and ${rank} axes, got ${axes.length}`);
+      const seen = new Set();
+      return axes.map((ax, i) => {
+        if (ax < -rank || ax >= rank) throw new RangeError(`axes[${i}]: axis ${ax} is out of range [${-rank}, ${rank - 1}] for rank ${rank}`);
+        const a = ax < 0 ? ax + rank : ax;
+        if (seen.has(a)) throw new RangeError(`axes[${i}]: axis ${ax} is repeated`);
+        seen.add(a);
+        return a;
+      });
+    }
+
+    _runUpsample(opset, attributes, inputs) {
+      if (opset < 7) throw new RangeError(`opset: Upsample before opset 7 (height_scale/width_scale attributes) is not supported, got opset ${opset}`);
+      const version = opset >= 9 ? 9 : 7;
+      const name = `Upsample-${version} (opset ${opset})`;
+      const a = checkAttributes(attributes, version === 7 ? ['mode', 'scales'] : ['mode'], name);
+      const maxInputs = version === 7 ? 1 : 2;
+      if (inputs.length > maxInputs) throw new RangeError(`inputs: ${name} takes at most ${maxInputs} inputs, got ${inputs.length}`);
+      if (inputs[0] === null || inputs[0] === undefined) throw new TypeError('X: the input tensor is required');
+      const x = checkTensor(inputs[0], 'X');
+      this._checkRank(x, 'X', 1);
+      const rank = x.dims.length;
+      let scales;
+      if (version === 7) {
+        if (a.scales === undefined) throw new TypeError('scales: Upsample-7 requires the scales attribute');
+        scales = checkList(a.scales, 'scales', (e, w) => Math.fround(checkNumber(e, w)));
+        if (scales.length !== rank) throw new RangeError(`scales: expected ${rank} values (the rank of X), got ${scales.length}`);
+      } else {
+        const s = optionalTensor(inputs[1], 'scales', false);
+        if (!s) throw new TypeError('scales: Upsample-9 requires the scales input');
+        requireType(s, 'scales', ['float32']);
+        scales = this._listOf(s, 'scales', rank, 'rank of X');
+      }
+      return this._upsample(x, scales, checkEnum(attr(a, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])));
+    }
+
+    // Upsample = Resize with asymmetric coordinates and floor for nearest (row 14).
+    _upsample(x, scales, mode) {
+      scales.forEach((s, i) => {
+        if (!(s >= 1) || !Number.isFinite(s)) throw new RangeError(`scales[${i}]: Upsample scales must be finite and >= 1, got ${s}`);
+      });
+      return this._resize(x, {
+        mode, coord: COORD_MODES.asymmetric, nearest: NEAREST_MODES.floor, cubicA: -0.75,
+        excludeOutside: 0, extrapolation: 0, antialias: 0, policy: 0,
+        axes: null, scales, sizes: null, roi: null,
+      });
+    }
+
+    _runGridSample(opset, attributes, inputs) {
+      const version = opVersion('GridSample', opset, [16, 20, 22]);
+      const name = `GridSample-${version} (opset ${opset})`;
+      const a = checkAttributes(attributes, ['mode', 'padding_mode', 'align_corners'], name);
+      if (inputs.length > 2) throw new RangeError(`inputs: ${name} takes 2 inputs, got ${inputs.length}`);
+      const modes = version === 16 ? GRID_MODES_16 : GRID_MODES_20;
+      const p = {
+        mode: checkEnum(attr(a, 'mode', version === 16 ? 'bilinear' : 'linear'), 'mode', modes),
+        padding: checkEnum(attr(a, 'padding_mode', 'zeros'), 'padding_mode', PADDING_MODES),
+        alignCorners: checkBool01(attr(a, 'align_corners', 0), 'align_corners'),
+      };
+      return this._gridSampleChecked(inputs[0], inputs[1], p, version === 16 ? 4 : 0);
+    }
+
+    _gridSampleChecked(xIn, gridIn, p, exactRank) {
+      if (xIn === null || xIn === undefined) throw new TypeError('X: the input tensor is required');
+      if (gridIn === null || gridIn === undefined) throw new TypeError('grid: the grid tensor is required');
+      const x = checkTensor(xIn, 'X');
+      const grid = checkTensor(gridIn, 'grid');
+      if (exactRank && x.dims.length !== exactRank)
+        throw new RangeError(`X: GridSample-16 accepts only 4-D input (N, C, H, W), got rank ${x.dims.length}; use opset 20 or later for other ranks`);
+      this._checkRank(x, 'X', 3);
+      requireType(grid, 'grid', ['float32', 'float64']);
+      return this._gridSample(x, grid, p);
+    }
+
+    // ------------------------------------------------------------ friendly level
+
+    // Resize with the latest opset's semantics and defaults; options in camelCase.
+    resize(x, options) {
+      const o = checkOptions(options, 'resize', RESIZE_OPTIONS);
+      const xt = checkTensor(x, 'x');
+      this._checkRank(xt, 'x', 1);
+      const rank = xt.dims.length;
+      const p = {
+        mode: checkEnum(opt(o, 'mode', 'nearest'), 'mode', RESIZE_MODES),
+        coord: checkEnum(opt(o, 'coordinateTransformationMode', 'half_pixel'), 'coordinateTransformationMode', RESIZE_VERSIONS[19].coords),
+        nearest: checkEnum(opt(o, 'nearestMode', 'round_prefer_floor'), 'nearestMode', NEAREST_MODES),
+        cubicA: checkFinite(opt(o, 'cubicCoeffA', -0.75), 'cubicCoeffA'),
+        excludeOutside: checkBool01(opt(o, 'excludeOutside', false), 'excludeOutside'),
+        extrapolation: Math.fround(checkNumber(opt(o, 'extrapolationValue', 0), 'extrapolationValue')),
+        antialias: checkBool01(opt(o, 'antialias', false), 'antialias'),
+        policy: checkEnum(opt(o, 'keepAspectRatioPolicy', 'stretch'), 'keepAspectRatioPolicy', POLICIES),
+        axes: o.axes === undefined ? null : this._axes(o.axes, rank),
+        scales: null, sizes: null, roi: null,
+      };
+      const n = p.axes ? p.axes.length : rank;
+      const nWhat = p.axes ? 'length of axes' : 'rank of x';
+      if (o.scales !== undefined && o.sizes !== undefined) throw new RangeError('resize: give scales or sizes, not both');
+      if (o.scales === undefined && o.sizes === undefined) throw new TypeError('resize: one of scales or sizes is required');
+      const lengthCheck = (list, what, want) => {
+        if (list.length !== want) throw new RangeError(`${what}: expected ${want} values (the ${nWhat}), got ${list.length}`);
+        return list;
+      };
+      // scales are float32 in ONNX: rounding them here gives the same output shape and
+      // coordinates as a model carrying the same numbers.
+      if (o.scales !== undefined) p.scales = lengthCheck(checkList(o.scales, 'scales', (e, w) => Math.fround(checkNumber(e, w))), 'scales', n);
+      else p.sizes = lengthCheck(checkList(o.sizes, 'sizes', (e, w) => checkInt(e, w)), 'sizes', n);
+      if (p.policy !== 0 && !p.sizes) throw new RangeError('keepAspectRatioPolicy: applies only when sizes is given');
+      if (p.coord === COORD_MODES.tf_crop_and_resize) {
+        if (o.roi === undefined) throw new TypeError("roi: required when coordinateTransformationMode is 'tf_crop_and_resize'");
+        p.roi = lengthCheck(checkList(o.roi, 'roi', (e, w) => checkNumber(e, w)), 'roi', 2 * n);
+      }
+      return this._resize(xt, p);
+    }
+
+    // Upsample-9 semantics: nearest (floor) or linear, asymmetric coordinates, scales >= 1.
+    upsample(x, options) {
+      const o = checkOptions(options, 'upsample', ['scales', 'mode']);
+      const xt = checkTensor(x, 'x');
+      this._checkRank(xt, 'x', 1);
+      if (o.scales === undefined) throw new TypeError('upsample: scales is required');
+      const scales = checkList(o.scales, 'scales', (e, w) => Math.fround(checkNumber(e, w)));
+      if (scales.length !== xt.dims.length) throw new RangeError(`scales: expected ${xt.dims.length} values (the rank of x), got ${scales.length}`);
+      return this._upsample(xt, scales, checkEnum(opt(o, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])));
+    }
+
+    // GridSample-22 semantics: mode 'linear' | 'nearest' | 'cubic', paddingMode 'zeros' |
+    // 'border' | 'reflection', alignCorners boolean.
+    gridSample(x, grid, options) {
+      const o = checkOptions(options, 'gridSample', ['mode', 'paddingMode', 'alignCorners']);
+      const p = {
+        mode: checkEnum(opt(o, 'mode', 'linear'), 'mode', GRID_MODES_20),
+        padding: checkEnum(opt(o, 'paddingMode', 'zeros'), 'paddingMode', PADDING_MODES),
+        alignCorners: checkBool01(opt(o, 'alignCorners', false), 'alignCorners'),
+      };
+      return this._gridSampleChecked(x, grid, p, 0);
+    }
+  }
+
+  const RESIZE_OPTIONS = ['sizes', 'scales', 'axes', 'roi', 'mode', 'coordinateTransformationMode',
+    'nearestMode', 'cubicCoeffA', 'excludeOutside', 'extrapolationValue', 'antialias', 'keepAspectRatioPolicy'];
+
+  function checkOptions(options, fn, allowed) {
+    if (options === undefined || options === null) return {};
+    if (typeof options !== 'object' || Array.isArray(options))
+      throw new TypeError(`${fn}: options must be an object, got ${describe(options)}`);
+    for (const k of Object.keys(options)) {
+      if (!allowed.includes(k))
+        throw new RangeError(`${fn}: unknown option '${k}'${didYouMean(k, allowed)}; known options: ${allowed.join(', ')}`);
+    }
+    return options;
+  }
+
+  function opt(o, name, dflt) {
+    const v = o[name];
+    return v === undefined ? dflt : v;
+  }
+
+  return { createSampler, TENSOR_TYPES: Object.freeze(Object.keys(TYPES)) };
+}

@@ -1,0 +1,236 @@
+// embind.cpp: the boundary between the JS API (bindings/api.js) and the C++ core.
+//
+// A call crosses it in two steps, both cheap: the JS layer writes the operator's
+// already-validated parameters into a parameter block (an array of doubles in wasm memory
+// whose slot numbers are exported below as constants), then calls
+//   plan*()  -> validates against the core's rules, builds or reuses the plan, and writes
+//               the output rank and dims back into the block;
+//   exec*()  -> runs the plan on tensors whose data the JS layer placed in wasm memory.
+// Both return 0 on success, or 1 (TypeError) / 2 (RangeError) with lastError() holding a
+// message that names the input or attribute. Passing numbers, not objects, keeps the
+// per-call cost to a few hundred nanoseconds.
+#include <emscripten/bind.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "gridsample.h"
+#include "resize.h"
+
+using namespace osw;
+
+namespace {
+
+// Slots of the parameter block. Dims-like arrays have kMaxRank slots each.
+enum Slot : int {
+  kOp = 0,
+  kXType,
+  kRank,
+  kMode,
+  kCoord,
+  kNearest,
+  kCubicA,
+  kExclude,
+  kAntialias,
+  kExtrapolation,
+  kPolicy,
+  kCompat,
+  kHasAxes,
+  kNAxes,
+  kHasScales,
+  kHasSizes,
+  kHasRoi,
+  kPadding,
+  kAlignCorners,
+  kGridType,
+  kGridRank,
+  kInDims = 32,
+  kAxes = kInDims + kMaxRank,
+  kScales = kAxes + kMaxRank,
+  kSizes = kScales + kMaxRank,
+  kRoi = kSizes + kMaxRank,         // 2 * kMaxRank
+  kKeyEnd = kRoi + 2 * kMaxRank,    // slots before this one identify a Resize plan
+  kGridDims = kKeyEnd,
+  kOutRank = kGridDims + kMaxRank,  // written by plan*(), so kept out of the plan key
+  kOutDims = kOutRank + 1,
+  kBlockSize = kOutDims + kMaxRank,
+};
+
+double g_block[kBlockSize];
+std::string g_error;
+
+// The most recent Resize plan, reused while the parameters stay the same.
+ResizePlan* g_plan = nullptr;
+double g_plan_key[kKeyEnd];
+bool g_plan_valid = false;
+
+GridSampleAttrs g_gs_attrs;
+TensorView g_gs_x, g_gs_grid, g_gs_y;
+
+int fail(const Status& st) {
+  g_error = st.message;
+  return static_cast<int>(st.kind);
+}
+
+void write_out_dims(int rank, const int64_t* dims) {
+  g_block[kOutRank] = rank;
+  for (int i = 0; i < rank; ++i) g_block[kOutDims + i] = static_cast<double>(dims[i]);
+}
+
+uintptr_t param_block() { return reinterpret_cast<uintptr_t>(g_block); }
+
+int plan_resize() {
+  if (g_plan_valid && std::memcmp(g_plan_key, g_block, sizeof g_plan_key) == 0) {
+    write_out_dims(g_plan->rank, g_plan->out_dims);
+    return 0;
+  }
+  g_plan_valid = false;
+  if (!g_plan) {
+    g_plan = new (std::nothrow) ResizePlan();
+    if (!g_plan) return fail(out_of_memory("a resize plan", sizeof(ResizePlan)));
+  }
+  const double* b = g_block;
+  const int rank = static_cast<int>(b[kRank]);
+  if (rank < 1 || rank > kMaxRank)
+    return fail(Status::Range("X: rank must be in [1, " + std::to_string(kMaxRank) + "]"));
+  ResizeAttrs at;
+  at.mode = static_cast<ResizeMode>(static_cast<int>(b[kMode]));
+  at.coord = static_cast<CoordMode>(static_cast<int>(b[kCoord]));
+  at.nearest = static_cast<NearestMode>(static_cast<int>(b[kNearest]));
+  at.cubic_a = b[kCubicA];
+  at.exclude_outside = b[kExclude] != 0.0;
+  at.antialias = b[kAntialias] != 0.0;
+  at.extrapolation_value = b[kExtrapolation];
+  at.policy = static_cast<AspectPolicy>(static_cast<int>(b[kPolicy]));
+  at.compat = static_cast<Compat>(static_cast<int>(b[kCompat]));
+  ResizeInputs in;
+  in.has_axes = b[kHasAxes] != 0.0;
+  in.n_axes = in.has_axes ? static_cast<int>(b[kNAxes]) : rank;
+  if (in.n_axes < 0 || in.n_axes > kMaxRank)
+    return fail(Status::Range("axes: too many axes"));
+  in.has_scales = b[kHasScales] != 0.0;
+  in.has_sizes = b[kHasSizes] != 0.0;
+  in.has_roi = b[kHasRoi] != 0.0;
+  int64_t dims[kMaxRank];
+  for (int i = 0; i < rank; ++i) dims[i] = static_cast<int64_t>(b[kInDims + i]);
+  for (int i = 0; i < in.n_axes; ++i) {
+    in.axes[i] = static_cast<int32_t>(b[kAxes + i]);
+    in.scales[i] = b[kScales + i];
+    in.sizes[i] = static_cast<int64_t>(b[kSizes + i]);
+    in.roi[i] = b[kRoi + i];
+    in.roi[in.n_axes + i] = b[kRoi + in.n_axes + i];
+  }
+  Status st = resize_plan(at, in, rank, dims, g_plan);
+  if (!st.ok()) return fail(st);
+  std::memcpy(g_plan_key, g_block, sizeof g_plan_key);
+  g_plan_valid = true;
+  write_out_dims(g_plan->rank, g_plan->out_dims);
+  return 0;
+}
+
+int exec_resize(uintptr_t x_ptr, uintptr_t y_ptr) {
+  if (!g_plan_valid) return fail(Status::Range("no valid resize plan"));
+  TensorView x, y;
+  x.type = y.type = static_cast<DType>(static_cast<int>(g_block[kXType]));
+  x.rank = y.rank = g_plan->rank;
+  for (int i = 0; i < g_plan->rank; ++i) {
+    x.dims[i] = g_plan->in_dims[i];
+    y.dims[i] = g_plan->out_dims[i];
+  }
+  x.data = reinterpret_cast<void*>(x_ptr);
+  y.data = reinterpret_cast<void*>(y_ptr);
+  Status st = resize_execute(*g_plan, x, &y);
+  return st.ok() ? 0 : fail(st);
+}
+
+int plan_grid_sample() {
+  const double* b = g_block;
+  const int rank = static_cast<int>(b[kRank]);
+  const int grank = static_cast<int>(b[kGridRank]);
+  if (rank < 3 || rank > kMaxRank)
+    return fail(Status::Range("X: rank must be in [3, " + std::to_string(kMaxRank) + "], got " +
+                              std::to_string(rank)));
+  if (grank < 3 || grank > kMaxRank)
+    return fail(Status::Range("grid: rank must be in [3, " + std::to_string(kMaxRank) +
+                              "], got " + std::to_string(grank)));
+  g_gs_attrs.mode = static_cast<GridMode>(static_cast<int>(b[kMode]));
+  g_gs_attrs.padding = static_cast<PaddingMode>(static_cast<int>(b[kPadding]));
+  g_gs_attrs.align_corners = b[kAlignCorners] != 0.0;
+  g_gs_x = TensorView();
+  g_gs_grid = TensorView();
+  g_gs_x.type = static_cast<DType>(static_cast<int>(b[kXType]));
+  g_gs_x.rank = rank;
+  for (int i = 0; i < rank; ++i) g_gs_x.dims[i] = static_cast<int64_t>(b[kInDims + i]);
+  g_gs_grid.type = static_cast<DType>(static_cast<int>(b[kGridType]));
+  g_gs_grid.rank = grank;
+  for (int i = 0; i < grank; ++i) g_gs_grid.dims[i] = static_cast<int64_t>(b[kGridDims + i]);
+  g_gs_y = TensorView();
+  g_gs_y.type = g_gs_x.type;
+  Status st = gridsample_output_shape(g_gs_x, g_gs_grid, &g_gs_y);
+  if (!st.ok()) return fail(st);
+  write_out_dims(g_gs_y.rank, g_gs_y.dims);
+  return 0;
+}
+
+int exec_grid_sample(uintptr_t x_ptr, uintptr_t grid_ptr, uintptr_t y_ptr) {
+  g_gs_x.data = reinterpret_cast<void*>(x_ptr);
+  g_gs_grid.data = reinterpret_cast<void*>(grid_ptr);
+  g_gs_y.data = reinterpret_cast<void*>(y_ptr);
+  Status st = gridsample(g_gs_attrs, g_gs_x, g_gs_grid, &g_gs_y);
+  return st.ok() ? 0 : fail(st);
+}
+
+std::string last_error() { return g_error; }
+
+// malloc that never aborts (-sABORTING_MALLOC=0): 0 means out of memory.
+uintptr_t mem_alloc(double bytes) {
+  if (!(bytes >= 0) || bytes > 4294967295.0) return 0;
+  return reinterpret_cast<uintptr_t>(std::malloc(bytes > 0 ? static_cast<size_t>(bytes) : 1));
+}
+void mem_free(uintptr_t p) { std::free(reinterpret_cast<void*>(p)); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
+  using namespace emscripten;
+  function("paramBlock", &param_block);
+  function("planResize", &plan_resize);
+  function("execResize", &exec_resize);
+  function("planGridSample", &plan_grid_sample);
+  function("execGridSample", &exec_grid_sample);
+  function("lastError", &last_error);
+  function("alloc", &mem_alloc);
+  function("free", &mem_free);
+  constant("MAX_RANK", static_cast<int>(kMaxRank));
+  constant("SLOT_OP", static_cast<int>(kOp));
+  constant("SLOT_X_TYPE", static_cast<int>(kXType));
+  constant("SLOT_RANK", static_cast<int>(kRank));
+  constant("SLOT_MODE", static_cast<int>(kMode));
+  constant("SLOT_COORD", static_cast<int>(kCoord));
+  constant("SLOT_NEAREST", static_cast<int>(kNearest));
+  constant("SLOT_CUBIC_A", static_cast<int>(kCubicA));
+  constant("SLOT_EXCLUDE", static_cast<int>(kExclude));
+  constant("SLOT_ANTIALIAS", static_cast<int>(kAntialias));
+  constant("SLOT_EXTRAPOLATION", static_cast<int>(kExtrapolation));
+  constant("SLOT_POLICY", static_cast<int>(kPolicy));
+  constant("SLOT_COMPAT", static_cast<int>(kCompat));
+  constant("SLOT_HAS_AXES", static_cast<int>(kHasAxes));
+  constant("SLOT_N_AXES", static_cast<int>(kNAxes));
+  constant("SLOT_HAS_SCALES", static_cast<int>(kHasScales));
+  constant("SLOT_HAS_SIZES", static_cast<int>(kHasSizes));
+  constant("SLOT_HAS_ROI", static_cast<int>(kHasRoi));
+  constant("SLOT_PADDING", static_cast<int>(kPadding));
+  constant("SLOT_ALIGN_CORNERS", static_cast<int>(kAlignCorners));
+  constant("SLOT_GRID_TYPE", static_cast<int>(kGridType));
+  constant("SLOT_GRID_RANK", static_cast<int>(kGridRank));
+  constant("SLOT_OUT_RANK", static_cast<int>(kOutRank));
+  constant("SLOT_IN_DIMS", static_cast<int>(kInDims));
+  constant("SLOT_AXES", static_cast<int>(kAxes));
+  constant("SLOT_SCALES", static_cast<int>(kScales));
+  constant("SLOT_SIZES", static_cast<int>(kSizes));
+  constant("SLOT_ROI", static_cast<int>(kRoi));
+  constant("SLOT_GRID_DIMS", static_cast<int>(kGridDims));
+  constant("SLOT_OUT_DIMS", static_cast<int>(kOutDims));
+  constant("BLOCK_SIZE", static_cast<int>(kBlockSize));
+}

@@ -1,0 +1,134 @@
+// Type declarations of onnx-sampling-wasm, written by hand (emcc 3.1.6 cannot emit them)
+// and checked by tests/ts/ with tsc.
+
+/** Element type names, as onnxruntime-web's Tensor spells them. */
+export type TensorType =
+  | 'float32' | 'float64' | 'float16' | 'bfloat16'
+  | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64'
+  | 'bool';
+
+/** The TypedArray that carries each element type. */
+export interface TensorDataMap {
+  float32: Float32Array;
+  float64: Float64Array;
+  float16: Uint16Array;
+  bfloat16: Uint16Array;
+  int8: Int8Array;
+  uint8: Uint8Array | Uint8ClampedArray;
+  int16: Int16Array;
+  uint16: Uint16Array;
+  int32: Int32Array;
+  uint32: Uint32Array;
+  int64: BigInt64Array;
+  uint64: BigUint64Array;
+  bool: Uint8Array;
+}
+
+/** A dense row-major tensor. An onnxruntime-web Tensor satisfies this interface as is. */
+export interface Tensor<T extends TensorType = TensorType> {
+  readonly type: T;
+  readonly dims: readonly number[];
+  readonly data: TensorDataMap[T];
+}
+
+/** What the sampler returns: a plain object, accepted by `new ort.Tensor(t.type, t.data, t.dims)`. */
+export interface OutputTensor<T extends TensorType = TensorType> {
+  type: T;
+  dims: number[];
+  data: TensorDataMap[T];
+}
+
+export type ResizeMode = 'nearest' | 'linear' | 'cubic';
+export type CoordinateTransformationMode =
+  | 'half_pixel' | 'half_pixel_symmetric' | 'pytorch_half_pixel' | 'align_corners'
+  | 'asymmetric' | 'tf_half_pixel_for_nn' | 'tf_crop_and_resize';
+export type NearestMode = 'round_prefer_floor' | 'round_prefer_ceil' | 'floor' | 'ceil';
+export type KeepAspectRatioPolicy = 'stretch' | 'not_larger' | 'not_smaller';
+export type GridSampleMode = 'linear' | 'nearest' | 'cubic';
+export type GridSampleModeOpset16 = 'bilinear' | 'nearest' | 'bicubic';
+export type PaddingMode = 'zeros' | 'border' | 'reflection';
+
+/** ONNX attributes of a Resize node (which ones exist depends on the opset). */
+export interface ResizeAttributes {
+  mode?: ResizeMode;
+  coordinate_transformation_mode?: CoordinateTransformationMode;
+  nearest_mode?: NearestMode;
+  cubic_coeff_a?: number;
+  exclude_outside?: 0 | 1;
+  extrapolation_value?: number;
+  antialias?: 0 | 1;
+  axes?: readonly number[];
+  keep_aspect_ratio_policy?: KeepAspectRatioPolicy;
+}
+
+export interface UpsampleAttributes {
+  mode?: 'nearest' | 'linear';
+  /** Upsample-7 only: scales as an attribute. */
+  scales?: readonly number[];
+}
+
+export interface GridSampleAttributes {
+  mode?: GridSampleMode | GridSampleModeOpset16;
+  padding_mode?: PaddingMode;
+  align_corners?: 0 | 1;
+}
+
+export type SamplerNode =
+  | { opType: 'Resize'; opset: number; attributes?: ResizeAttributes }
+  | { opType: 'Upsample'; opset: number; attributes?: UpsampleAttributes }
+  | { opType: 'GridSample'; opset: number; attributes?: GridSampleAttributes };
+
+/** Options of sampler.resize: Resize at the latest opset (19), in camelCase. */
+export interface ResizeOptions {
+  /** Output lengths of every axis (or of `axes`). Exactly one of sizes and scales. */
+  sizes?: ArrayLike<number | bigint>;
+  /** Scale of every axis (or of `axes`); rounded to float32 as ONNX carries them. */
+  scales?: ArrayLike<number>;
+  axes?: ArrayLike<number>;
+  /** [start_1..start_n, end_1..end_n]; only for tf_crop_and_resize. */
+  roi?: ArrayLike<number>;
+  mode?: ResizeMode;
+  coordinateTransformationMode?: Exclude<CoordinateTransformationMode, 'tf_half_pixel_for_nn'>;
+  nearestMode?: NearestMode;
+  cubicCoeffA?: number;
+  excludeOutside?: boolean;
+  extrapolationValue?: number;
+  antialias?: boolean;
+  keepAspectRatioPolicy?: KeepAspectRatioPolicy;
+}
+
+export interface UpsampleOptions {
+  scales: ArrayLike<number>;
+  mode?: 'nearest' | 'linear';
+}
+
+export interface GridSampleOptions {
+  mode?: GridSampleMode;
+  paddingMode?: PaddingMode;
+  alignCorners?: boolean;
+}
+
+export interface Sampler {
+  /**
+   * Runs one ONNX node with that opset's exact semantics. Inputs are positional as in the
+   * node; null (or, from opset 11, an empty tensor) marks an omitted optional input.
+   * Throws TypeError for a wrong kind of argument, RangeError for a bad shape or value.
+   */
+  run(node: SamplerNode, inputs: ReadonlyArray<Tensor | null | undefined>): OutputTensor[];
+  resize<T extends TensorType>(x: Tensor<T>, options: ResizeOptions): OutputTensor<T>;
+  upsample<T extends TensorType>(x: Tensor<T>, options: UpsampleOptions): OutputTensor<T>;
+  gridSample<T extends TensorType>(x: Tensor<T>, grid: Tensor<'float32' | 'float64'>, options?: GridSampleOptions): OutputTensor<T>;
+}
+
+export interface CreateSamplerOptions {
+  /** The .wasm bytes, to skip loading them (any environment). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Browser only: where to fetch osw-web.wasm from. */
+  wasmUrl?: string | URL;
+}
+
+/** Loads the WebAssembly module (once per page or process) and returns a sampler. */
+export function createSampler(options?: CreateSamplerOptions): Promise<Sampler>;
+
+/** The element types a tensor may have. */
+export const TENSOR_TYPES: readonly TensorType[];

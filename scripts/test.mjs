@@ -1,0 +1,105 @@
+// test.mjs: runs every test of the project, in order, and prints one summary.
+//
+//   1. Catch2 suite of the C++ core, built with em++ and run under Node (build/osw-tests.js)
+//   2. npm pack, and the tarball installed into an empty app in .cache/app
+//   3. tsc on tests/ts (the hand-written index.d.ts, used as a user would)
+//   4. node:test files in tests/js, against the installed package (OSW_PACKAGE)
+// `npm test` runs scripts/setup.mjs and scripts/build.mjs first.
+//
+// Options: --only=<regex> runs only the node:test files whose name matches.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cache = join(root, '.cache');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+const env = { ...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') };
+const summary = [];
+let failed = false;
+let passedCount = 0, failedCount = 0;
+const t0 = Date.now();
+
+function step(name, fn) {
+  const t = Date.now();
+  console.log(`\n=== ${name}`);
+  try {
+    const note = fn();
+    summary.push(`ok    ${name}${note ? ` (${note})` : ''} ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  } catch (e) {
+    failed = true;
+    summary.push(`FAIL  ${name}: ${e.message.split('\n')[0]}`);
+  }
+}
+
+function runLogged(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, env, encoding: 'utf8', maxBuffer: 256 << 20, ...opts });
+  process.stdout.write(r.stdout || '');
+  process.stderr.write(r.stderr || '');
+  if (r.error) throw r.error;
+  return r;
+}
+
+// 1. Catch2
+step('Catch2 (C++ core under Node, wasm SIMD)', () => {
+  execFileSync('cmake', ['--build', 'build', '--parallel', '2', '--target', 'osw-tests'], { cwd: root, env, stdio: 'inherit' });
+  const r = runLogged('node', ['--no-experimental-fetch', 'build/osw-tests.js', '--use-colour', 'no']);
+  const out = r.stdout || '';
+  const m = out.match(/All tests passed \((\d+) assertions? in (\d+) test cases?\)/);
+  const f = out.match(/test cases?:\s+(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/);
+  if (m) passedCount += Number(m[2]);
+  if (f) { passedCount += Number(f[2]); failedCount += Number(f[3]); }
+  if (r.status !== 0) throw new Error(`Catch2 exited with ${r.status}`);
+  return m ? `${m[2]} test cases, ${m[1]} assertions` : '';
+});
+
+// 2. npm pack + install into an empty app
+let packageDir = '';
+let tarball = '';
+step('npm pack and install into an empty app', () => {
+  const packDir = join(cache, 'pack');
+  rmSync(packDir, { recursive: true, force: true });
+  mkdirSync(packDir, { recursive: true });
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, env, encoding: 'utf8' });
+  const info = JSON.parse(out)[0];
+  tarball = join(packDir, info.filename);
+  const app = join(cache, 'app');
+  rmSync(app, { recursive: true, force: true });
+  mkdirSync(app, { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'osw-test-app', private: true, version: '0.0.0' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', tarball], { cwd: app, env, stdio: 'inherit' });
+  packageDir = join(app, 'node_modules', 'onnx-sampling-wasm');
+  return `${info.entryCount} files, ${(info.size / 1024).toFixed(1)} KiB packed`;
+});
+
+// 3. TypeScript declarations
+step('tsc on tests/ts (index.d.ts)', () => {
+  const r = runLogged(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tests/ts']);
+  if (r.status !== 0) throw new Error('tsc reported errors');
+});
+
+// 4. node:test files
+step('node:test (tests/js)', () => {
+  let files = readdirSync(join(root, 'tests', 'js')).filter((f) => f.endsWith('.test.mjs')).sort();
+  if (only) files = files.filter((f) => new RegExp(only).test(f));
+  if (!files.length) throw new Error('no test files');
+  const r = runLogged('node', ['--test', '--test-reporter=spec', ...files.map((f) => join('tests', 'js', f))], {
+    env: { ...env, OSW_PACKAGE: packageDir, OSW_TARBALL: tarball },
+  });
+  const out = r.stdout || '';
+  const pass = Number((out.match(/ℹ pass (\d+)/) || [])[1] || 0);
+  const fail = Number((out.match(/ℹ fail (\d+)/) || [])[1] || 0);
+  passedCount += pass;
+  failedCount += fail;
+  if (r.status !== 0 || fail > 0) throw new Error(`${fail} node tests failed`);
+  if (pass === 0) throw new Error('no node test ran');
+  return `${pass} tests in ${files.length} files`;
+});
+
+console.log('\n=== summary');
+for (const line of summary) console.log(line);
+console.log(`total time ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+if (failed && failedCount === 0) failedCount = 1;
+console.log(`${passedCount} passed, ${failedCount} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,133 @@
+// common.h: what every layer of the core shares.
+//
+// - DType: tensor element types, numbered as ONNX TensorProto.DataType does, so that the
+//   JS layer and the conformance files use the same codes.
+// - Status: errors are values in the core (STYLE habit 7). The JS layer turns a
+//   TypeError/RangeError status into the matching JS exception.
+// - TensorView: a non-owning view of a dense row-major tensor.
+// - Buffer<T>: an owning array allocated with malloc, so that an allocation failure is a
+//   Status (RangeError "out of memory") rather than an abort, even without C++ exceptions.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+
+namespace osw {
+
+// Largest tensor rank the core accepts. Far beyond any model; it bounds stack arrays.
+constexpr int kMaxRank = 32;
+
+enum class DType : int32_t {
+  Undefined = 0,
+  Float32 = 1,
+  UInt8 = 2,
+  Int8 = 3,
+  UInt16 = 4,
+  Int16 = 5,
+  Int32 = 6,
+  Int64 = 7,
+  Bool = 9,
+  Float16 = 10,
+  Float64 = 11,
+  UInt32 = 12,
+  UInt64 = 13,
+  BFloat16 = 16,
+};
+
+// Bytes per element, 0 for a type the core does not know.
+size_t dtype_size(DType t);
+const char* dtype_name(DType t);
+
+enum class ErrorKind : int32_t {
+  Ok = 0,
+  TypeError = 1,   // wrong kind of argument (type, missing input)
+  RangeError = 2,  // bad shape or value, limits, out of memory
+};
+
+struct Status {
+  ErrorKind kind = ErrorKind::Ok;
+  std::string message;
+
+  bool ok() const { return kind == ErrorKind::Ok; }
+  static Status Ok() { return Status(); }
+  static Status Type(std::string m) { return Status{ErrorKind::TypeError, std::move(m)}; }
+  static Status Range(std::string m) { return Status{ErrorKind::RangeError, std::move(m)}; }
+};
+
+#define OSW_RETURN_IF_ERROR(expr)      \
+  do {                                 \
+    ::osw::Status osw_status_ = (expr); \
+    if (!osw_status_.ok()) return osw_status_; \
+  } while (0)
+
+struct TensorView {
+  DType type = DType::Undefined;
+  void* data = nullptr;
+  int rank = 0;
+  int64_t dims[kMaxRank] = {};
+
+  int64_t elements() const {
+    int64_t n = 1;
+    for (int i = 0; i < rank; ++i) n *= dims[i];
+    return n;
+  }
+};
+
+// Checked arithmetic for sizes: returns false on overflow of int64 (or on negative input).
+inline bool checked_mul(int64_t a, int64_t b, int64_t* out) {
+  if (a < 0 || b < 0) return false;
+  return !__builtin_mul_overflow(a, b, out);
+}
+inline bool checked_add(int64_t a, int64_t b, int64_t* out) {
+  return !__builtin_add_overflow(a, b, out);
+}
+
+// Owning malloc'd array of trivially copyable T. Never throws; check ok() after allocate().
+template <typename T>
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  Buffer(Buffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_) { o.ptr_ = nullptr; o.size_ = 0; }
+  Buffer& operator=(Buffer&& o) noexcept {
+    if (this != &o) { std::free(ptr_); ptr_ = o.ptr_; size_ = o.size_; o.ptr_ = nullptr; o.size_ = 0; }
+    return *this;
+  }
+  ~Buffer() { std::free(ptr_); }
+
+  // Allocates n elements (uninitialised). False when n overflows or malloc fails.
+  bool allocate(int64_t n) {
+    std::free(ptr_);
+    ptr_ = nullptr;
+    size_ = 0;
+    if (n < 0) return false;
+    int64_t bytes;
+    if (!checked_mul(n, static_cast<int64_t>(sizeof(T)), &bytes)) return false;
+    if (static_cast<uint64_t>(bytes) > static_cast<uint64_t>(SIZE_MAX)) return false;
+    ptr_ = static_cast<T*>(std::malloc(bytes > 0 ? static_cast<size_t>(bytes) : 1));
+    if (!ptr_) return false;
+    size_ = n;
+    return true;
+  }
+  T* data() { return ptr_; }
+  const T* data() const { return ptr_; }
+  T& operator[](int64_t i) { return ptr_[i]; }
+  const T& operator[](int64_t i) const { return ptr_[i]; }
+  int64_t size() const { return size_; }
+
+ private:
+  T* ptr_ = nullptr;
+  int64_t size_ = 0;
+};
+
+inline Status out_of_memory(const char* what, int64_t bytes) {
+  return Status::Range(std::string("out of memory: cannot allocate ") + std::to_string(bytes) +
+                       " bytes for " + what);
+}
+
+}  // namespace osw

@@ -1,0 +1,148 @@
+// resize_params.cpp: output shape and per-axis geometry of Resize / Upsample.
+#include "resize_params.h"
+
+#include <cmath>
+#include <string>
+
+namespace osw {
+
+namespace {
+
+std::string num(double v) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+// Largest output length of one axis: indices are int32 in the plans.
+constexpr int64_t kMaxAxisLength = (int64_t(1) << 31) - 1;
+
+}  // namespace
+
+Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int rank,
+                       const int64_t* in_dims, ResizeGeometry* geo) {
+  if (rank < 1 || rank > kMaxRank)
+    return Status::Range("X: rank must be in [1, " + std::to_string(kMaxRank) + "], got " +
+                         std::to_string(rank));
+  geo->rank = rank;
+  for (int i = 0; i < rank; ++i) {
+    if (in_dims[i] < 0) return Status::Range("X: dimension " + std::to_string(i) + " is negative");
+    if (in_dims[i] > kMaxAxisLength)
+      return Status::Range("X: dimension " + std::to_string(i) + " exceeds 2^31-1");
+    AxisGeometry& g = geo->axis[i];
+    g = AxisGeometry();
+    g.in = in_dims[i];
+    g.out = in_dims[i];
+  }
+
+  // Which axes the optional inputs list.
+  int n = rank;
+  int32_t axes[kMaxRank];
+  if (in.has_axes) {
+    n = in.n_axes;
+    if (n < 1 || n > rank)
+      return Status::Range("axes: must list between 1 and " + std::to_string(rank) +
+                           " axes, got " + std::to_string(n));
+    bool seen[kMaxRank] = {};
+    for (int j = 0; j < n; ++j) {
+      int32_t a = in.axes[j];
+      if (a < 0 || a >= rank)
+        return Status::Range("axes: axis " + std::to_string(a) + " is out of range for rank " +
+                             std::to_string(rank));
+      if (seen[a]) return Status::Range("axes: axis " + std::to_string(a) + " is repeated");
+      seen[a] = true;
+      axes[j] = a;
+    }
+  } else {
+    for (int j = 0; j < rank; ++j) axes[j] = j;
+  }
+
+  if (in.has_scales == in.has_sizes)
+    return Status::Range(in.has_scales ? "scales and sizes: give exactly one, not both"
+                                       : "scales and sizes: one of them is required");
+
+  if (in.has_roi) {
+    for (int j = 0; j < n; ++j) {
+      double s = in.roi[j], e = in.roi[n + j];
+      if (!std::isfinite(s) || !std::isfinite(e))
+        return Status::Range("roi: values must be finite, got [" + num(s) + ", " + num(e) +
+                             "] for axis " + std::to_string(axes[j]));
+      geo->axis[axes[j]].roi_start = s;
+      geo->axis[axes[j]].roi_end = e;
+    }
+  }
+
+  if (in.has_scales) {
+    for (int j = 0; j < n; ++j) {
+      double s = in.scales[j];
+      if (!(s > 0.0) || !std::isfinite(s))
+        return Status::Range("scales: every scale must be finite and greater than 0, got " +
+                             num(s) + " for axis " + std::to_string(axes[j]));
+      AxisGeometry& g = geo->axis[axes[j]];
+      g.scale_num = s;
+      g.scale_den = 1.0;
+      // Row 6 (and row 5 for tf_crop_and_resize): floor(in * scale) in double.
+      double o = std::floor(static_cast<double>(g.in) * s);
+      if (o > static_cast<double>(kMaxAxisLength))
+        return Status::Range("scales: output length " + num(o) + " of axis " +
+                             std::to_string(axes[j]) + " exceeds 2^31-1");
+      g.out = static_cast<int64_t>(o);
+    }
+    return Status::Ok();
+  }
+
+  // sizes
+  for (int j = 0; j < n; ++j) {
+    if (in.sizes[j] < 0)
+      return Status::Range("sizes: must be non-negative, got " + std::to_string(in.sizes[j]) +
+                           " for axis " + std::to_string(axes[j]));
+    if (in.sizes[j] > kMaxAxisLength)
+      return Status::Range("sizes: " + std::to_string(in.sizes[j]) + " for axis " +
+                           std::to_string(axes[j]) + " exceeds 2^31-1");
+  }
+  if (attrs.policy == AspectPolicy::Stretch) {
+    for (int j = 0; j < n; ++j) {
+      AxisGeometry& g = geo->axis[axes[j]];
+      g.out = in.sizes[j];
+      if (g.in > 0) {
+        g.scale_num = static_cast<double>(g.out);
+        g.scale_den = static_cast<double>(g.in);
+      }
+    }
+    return Status::Ok();
+  }
+  // keep_aspect_ratio_policy: one scale for all listed axes, the smallest (not_larger) or
+  // largest (not_smaller) of sizes/in; output lengths round half up. Axes of length 0 have
+  // no ratio and take no part in the choice.
+  int best = -1;
+  for (int j = 0; j < n; ++j) {
+    const AxisGeometry& g = geo->axis[axes[j]];
+    if (g.in == 0) continue;
+    if (best < 0) { best = j; continue; }
+    const AxisGeometry& b = geo->axis[axes[best]];
+    // Compare sizes[j]/in_j with sizes[best]/in_best exactly: cross-multiplied in double
+    // is exact for lengths below 2^26; beyond that the error is far below one output pixel.
+    double lhs = static_cast<double>(in.sizes[j]) * static_cast<double>(b.in);
+    double rhs = static_cast<double>(in.sizes[best]) * static_cast<double>(g.in);
+    if (attrs.policy == AspectPolicy::NotLarger ? lhs < rhs : lhs > rhs) best = j;
+  }
+  double snum = 1.0, sden = 1.0;
+  if (best >= 0) {
+    snum = static_cast<double>(in.sizes[best]);
+    sden = static_cast<double>(geo->axis[axes[best]].in);
+  }
+  const double scale = snum / sden;
+  for (int j = 0; j < n; ++j) {
+    AxisGeometry& g = geo->axis[axes[j]];
+    g.scale_num = snum;
+    g.scale_den = sden;
+    double o = std::floor(scale * static_cast<double>(g.in) + 0.5);
+    if (o > static_cast<double>(kMaxAxisLength))
+      return Status::Range("sizes: output length of axis " + std::to_string(axes[j]) +
+                           " exceeds 2^31-1");
+    g.out = static_cast<int64_t>(o);
+  }
+  return Status::Ok();
+}
+
+}  // namespace osw

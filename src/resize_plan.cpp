@@ -1,0 +1,252 @@
+// resize_plan.cpp: coordinate transforms and per-axis tap tables for Resize.
+#include "resize_plan.h"
+
+#include <cmath>
+
+namespace osw {
+
+namespace coord {
+
+// x / s computed as x * den / num: exact ratios for sizes (row 2), x / s for scales.
+static inline double div_scale(double x, const AxisGeometry& g) {
+  return x * g.scale_den / g.scale_num;
+}
+
+double half_pixel(double x, const AxisGeometry& g) { return div_scale(x + 0.5, g) - 0.5; }
+
+double half_pixel_symmetric(double x, const AxisGeometry& g) {
+  const double adjustment = static_cast<double>(g.out) / g.out_width();
+  const double center = static_cast<double>(g.in) / 2.0;
+  const double offset = center * (1.0 - adjustment);
+  return offset + div_scale(x + 0.5, g) - 0.5;
+}
+
+double pytorch_half_pixel(double x, const AxisGeometry& g) {
+  return g.out > 1 ? div_scale(x + 0.5, g) - 0.5 : 0.0;
+}
+
+double align_corners(double x, const AxisGeometry& g) {
+  const double w = g.out_width();
+  if (w == 1.0) return 0.0;
+  return x * static_cast<double>(g.in - 1) / (w - 1.0);
+}
+
+double asymmetric(double x, const AxisGeometry& g) { return div_scale(x, g); }
+
+double tf_half_pixel_for_nn(double x, const AxisGeometry& g) { return div_scale(x + 0.5, g); }
+
+double tf_crop_and_resize(double x, const AxisGeometry& g) {
+  const double span = static_cast<double>(g.in - 1);
+  if (g.out > 1)
+    return g.roi_start * span +
+           x * (g.roi_end - g.roi_start) * span / static_cast<double>(g.out - 1);
+  return 0.5 * (g.roi_start + g.roi_end) * span;
+}
+
+Fn select(CoordMode mode) {
+  switch (mode) {
+    case CoordMode::HalfPixel: return half_pixel;
+    case CoordMode::HalfPixelSymmetric: return half_pixel_symmetric;
+    case CoordMode::PytorchHalfPixel: return pytorch_half_pixel;
+    case CoordMode::AlignCorners: return align_corners;
+    case CoordMode::Asymmetric: return asymmetric;
+    case CoordMode::TfHalfPixelForNN: return tf_half_pixel_for_nn;
+    case CoordMode::TfCropAndResize: return tf_crop_and_resize;
+  }
+  return half_pixel;
+}
+
+}  // namespace coord
+
+// Converts a double to int64 without overflow: coordinates far outside any axis are
+// clamped to +-2^40 first (still far outside, since lengths are below 2^31).
+static inline int64_t to_index(double v) {
+  if (!(v > -1099511627776.0)) return -1099511627776LL;  // also NaN
+  if (v > 1099511627776.0) return 1099511627776LL;
+  return static_cast<int64_t>(v);
+}
+
+int64_t nearest_index(double x, NearestMode mode, double scale) {
+  const double f = std::floor(x);
+  const double r = x - f;  // exact
+  switch (mode) {
+    case NearestMode::RoundPreferFloor: return to_index(r <= 0.5 ? f : f + 1.0);
+    case NearestMode::RoundPreferCeil: return to_index(r < 0.5 ? f : f + 1.0);
+    case NearestMode::Floor: return to_index(f);
+    case NearestMode::Ceil: return to_index(std::ceil(x));
+    case NearestMode::Opset10: return to_index(scale >= 1.0 ? f : std::ceil(x));
+  }
+  return to_index(f);
+}
+
+double cubic_kernel(double s, double a) {
+  s = std::fabs(s);
+  if (s <= 1.0) return ((a + 2.0) * s - (a + 3.0)) * s * s + 1.0;
+  if (s < 2.0) return ((a * s - 5.0 * a) * s + 8.0 * a) * s - 4.0 * a;
+  return 0.0;
+}
+
+namespace {
+
+// Taps of one output before clamping: positions and raw weights.
+struct RawTaps {
+  int n = 0;
+  int64_t first = 0;  // taps sit at first, first + 1, ..., first + n - 1
+  double* w = nullptr;
+};
+
+// Fills raw taps for a linear or cubic output at input coordinate x.
+void filter_taps(const ResizeAttrs& attrs, double x, double scale, RawTaps* t) {
+  const bool cubic = attrs.mode == ResizeMode::Cubic;
+  if (!(attrs.antialias && scale < 1.0)) {
+    const double f = std::floor(x);
+    const double d = x - f;
+    if (!cubic) {
+      t->n = 2;
+      t->first = to_index(f);
+      t->w[0] = 1.0 - d;
+      t->w[1] = d;
+    } else {
+      const double a = attrs.cubic_a;
+      t->n = 4;
+      t->first = to_index(f) - 1;
+      t->w[0] = cubic_kernel(d + 1.0, a);
+      t->w[1] = cubic_kernel(d, a);
+      t->w[2] = cubic_kernel(1.0 - d, a);
+      t->w[3] = cubic_kernel(2.0 - d, a);
+    }
+    return;
+  }
+  // Antialias (row 9): the filter is widened by 1/scale when downsampling and the
+  // weights are normalised. As in the ONNX reference, the centre tap is the last input
+  // index strictly left of x (ratio in (0, 1]) and taps run over a symmetric window.
+  const double base = std::ceil(x) - 1.0;
+  const double ratio = x - base;
+  int64_t start, end;  // tap offsets i in [start, end) relative to base
+  if (!cubic) {
+    start = static_cast<int64_t>(std::floor(-1.0 / scale) + 1.0);
+    end = start + (2 - 2 * start);
+  } else {
+    start = static_cast<int64_t>(std::floor(-2.0 / scale) + 1.0);
+    end = 2 - start;
+  }
+  t->n = static_cast<int>(end - start);
+  t->first = to_index(base) + start;
+  double sum = 0.0;
+  for (int64_t i = start; i < end; ++i) {
+    const double arg = (static_cast<double>(i) - ratio) * scale;
+    const double w = cubic ? cubic_kernel(arg, attrs.cubic_a)
+                           : std::fmax(0.0, 1.0 - std::fabs(arg));
+    t->w[i - start] = w;
+    sum += w;
+  }
+  if (sum != 0.0)
+    for (int i = 0; i < t->n; ++i) t->w[i] /= sum;
+}
+
+// Most taps one output of this axis can use.
+int max_taps(const ResizeAttrs& attrs, double scale) {
+  if (attrs.mode == ResizeMode::Nearest) return 1;
+  const bool cubic = attrs.mode == ResizeMode::Cubic;
+  if (!(attrs.antialias && scale < 1.0)) return cubic ? 4 : 2;
+  if (!cubic) {
+    const double start = std::floor(-1.0 / scale) + 1.0;
+    return static_cast<int>(2.0 - 2.0 * start);
+  }
+  const double start = std::floor(-2.0 / scale) + 1.0;
+  return static_cast<int>(2.0 - 2.0 * start);
+}
+
+}  // namespace
+
+Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* p) {
+  p->in = g.in;
+  p->out = g.out;
+  p->identity = false;
+  p->any_outside = false;
+  const double scale = g.scale();
+  const double kt = static_cast<double>(max_taps(attrs, scale));
+  // The antialias window grows as 1/scale; a window wider than twice the input plus the
+  // filter's own support cannot have more distinct taps than the input has, but the
+  // tables still hold the whole window, so bound it.
+  if (kt > 1e8)
+    return Status::Range("scales: scale " + std::to_string(scale) +
+                         " makes an antialias filter window too large");
+  const int K = static_cast<int>(kt);
+  p->taps = K;
+  int64_t cells;
+  if (!checked_mul(g.out, K, &cells)) return Status::Range("plan size overflows");
+  if (!p->count.allocate(g.out) || !p->index.allocate(cells) || !p->weight.allocate(cells) ||
+      !p->weight_f.allocate(cells) || !p->outside.allocate(g.out))
+    return out_of_memory("a resize plan", cells * 17);
+  Buffer<double> raw;
+  if (!raw.allocate(K)) return out_of_memory("a resize plan", K * 8);
+
+  const coord::Fn fn = coord::select(attrs.coord);
+  const bool crop = attrs.coord == CoordMode::TfCropAndResize;
+  const int64_t last = g.in - 1;
+  bool identity = g.out == g.in;
+
+  for (int64_t o = 0; o < g.out; ++o) {
+    const double x = fn(static_cast<double>(o), g);
+    int32_t* idx = &p->index[o * K];
+    double* w = &p->weight[o * K];
+    float* wf = &p->weight_f[o * K];
+    // tf_crop_and_resize: a coordinate outside [0, L_in - 1] takes extrapolation_value.
+    // NaN (only from degenerate roi arithmetic) counts as outside too.
+    const bool outside = crop && !(x >= 0.0 && x <= static_cast<double>(last));
+    p->outside[o] = outside ? 1 : 0;
+    if (outside || g.in == 0) {
+      p->any_outside |= outside;
+      p->count[o] = 0;
+      for (int k = 0; k < K; ++k) { idx[k] = 0; w[k] = 0.0; wf[k] = 0.0f; }
+      identity = false;
+      continue;
+    }
+    int n = 0;
+    if (attrs.mode == ResizeMode::Nearest) {
+      int64_t i = nearest_index(x, attrs.nearest, scale);
+      i = i < 0 ? 0 : (i > last ? last : i);
+      idx[0] = static_cast<int32_t>(i);
+      w[0] = 1.0;
+      n = 1;
+    } else {
+      RawTaps t;
+      t.w = raw.data();
+      filter_taps(attrs, x, scale, &t);
+      if (attrs.exclude_outside) {
+        // Taps outside the input get weight 0; the rest are renormalised.
+        double sum = 0.0;
+        for (int k = 0; k < t.n; ++k) {
+          const int64_t pos = t.first + k;
+          if (pos < 0 || pos > last) t.w[k] = 0.0;
+          sum += t.w[k];
+        }
+        if (sum != 0.0)
+          for (int k = 0; k < t.n; ++k) t.w[k] /= sum;
+      }
+      // Clamp positions to the input (edge padding) and drop zero weights, so that an
+      // output never reads a value it does not weigh (a NaN or Inf there stays local).
+      for (int k = 0; k < t.n; ++k) {
+        if (t.w[k] == 0.0) continue;
+        int64_t pos = t.first + k;
+        pos = pos < 0 ? 0 : (pos > last ? last : pos);
+        idx[n] = static_cast<int32_t>(pos);
+        w[n] = t.w[k];
+        ++n;
+      }
+    }
+    p->count[o] = n;
+    for (int k = 0; k < n; ++k) wf[k] = static_cast<float>(w[k]);
+    for (int k = n; k < K; ++k) {
+      idx[k] = n > 0 ? idx[0] : 0;
+      w[k] = 0.0;
+      wf[k] = 0.0f;
+    }
+    if (identity && !(n == 1 && idx[0] == o && w[0] == 1.0)) identity = false;
+  }
+  p->identity = identity;
+  return Status::Ok();
+}
+
+}  // namespace osw

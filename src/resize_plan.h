@@ -1,0 +1,64 @@
+// resize_plan.h: the coordinate maths of Resize, evaluated once per axis into tables.
+//
+// Each coordinate_transformation_mode is a pure function (output index -> input
+// coordinate) with the spec formula in its comment. build_axis_plan() evaluates the chosen
+// function for every output index of an axis and turns it into taps: input indices
+// (clamped, so edges are resolved here) and weights (normalised; exclude_outside and
+// antialias applied here), plus a mask of outputs that lie outside the crop box of
+// tf_crop_and_resize and take extrapolation_value. The kernels only gather, multiply, add.
+#pragma once
+
+#include "common.h"
+#include "resize_params.h"
+
+namespace osw {
+
+namespace coord {
+// All take the output index x and the axis geometry and return the input coordinate.
+// s = scale (num/den, see AxisGeometry), L_in = input length, L_out = output length,
+// W = unrounded output length s * L_in.
+
+// (x + 0.5) / s - 0.5
+double half_pixel(double x, const AxisGeometry& g);
+// offset + (x + 0.5) / s - 0.5, offset = L_in / 2 * (1 - L_out / W)
+double half_pixel_symmetric(double x, const AxisGeometry& g);
+// L_out > 1 ? (x + 0.5) / s - 0.5 : 0   (row 4: 0 for a single output, as the spec says)
+double pytorch_half_pixel(double x, const AxisGeometry& g);
+// W == 1 ? 0 : x * (L_in - 1) / (W - 1)   (row 3: W unrounded)
+double align_corners(double x, const AxisGeometry& g);
+// x / s
+double asymmetric(double x, const AxisGeometry& g);
+// (x + 0.5) / s
+double tf_half_pixel_for_nn(double x, const AxisGeometry& g);
+// L_out > 1 ? start * (L_in - 1) + x * (end - start) * (L_in - 1) / (L_out - 1)
+//           : 0.5 * (start + end) * (L_in - 1)
+double tf_crop_and_resize(double x, const AxisGeometry& g);
+
+using Fn = double (*)(double, const AxisGeometry&);
+Fn select(CoordMode mode);
+}  // namespace coord
+
+// Nearest index (before clamping) of input coordinate x under a nearest_mode.
+int64_t nearest_index(double x, NearestMode mode, double scale);
+
+// Cubic convolution kernel with coefficient a (Keys): for |s| <= 1
+// (a+2)|s|^3 - (a+3)|s|^2 + 1; for 1 < |s| < 2: a|s|^3 - 5a|s|^2 + 8a|s| - 4a; else 0.
+double cubic_kernel(double s, double a);
+
+struct AxisPlan {
+  int64_t in = 0;
+  int64_t out = 0;
+  int taps = 0;            // K: the most taps any output uses; rows of index/weight have K
+  bool identity = false;   // out == in and every output copies its own input index
+  bool any_outside = false;
+  Buffer<int32_t> count;   // [out]: taps in use, the first count[o] of the row; zero
+                           // weights are dropped, so an output reads only what it weighs
+  Buffer<int32_t> index;   // [out * K]: input indices in [0, in)
+  Buffer<double> weight;   // [out * K]: weights in use sum to 1
+  Buffer<float> weight_f;  // the same weights in float, for float32 kernels
+  Buffer<uint8_t> outside; // [out]: 1 where the output takes extrapolation_value
+};
+
+Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* plan);
+
+}  // namespace osw

@@ -1,0 +1,882 @@
+// test_gridsample.cpp: GridSample, layer by layer (STYLE habit 11):
+//   - the coordinate helpers (unnormalize, reflect, cubic weights) against the spec formulas;
+//   - the per-axis plan (gs::axis_taps): indices in range, weights summing to 1;
+//   - the ONNX spec examples (seeds/000), values copied from the spec text;
+//   - the kernel against tests/cpp/reference_gridsample.h on random N-D inputs;
+//   - properties (identity grid, whole-pixel shifts), NaN/Inf/huge grids, shapes, errors.
+#include <catch.hpp>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "common.h"
+#include "gridsample.h"
+#include "reference_gridsample.h"
+
+namespace {
+
+using osw::DType;
+using osw::GridMode;
+using osw::GridSampleAttrs;
+using osw::PaddingMode;
+using Dims = std::vector<int64_t>;
+using Vals = std::vector<double>;
+
+const GridMode kModes[] = {GridMode::Nearest, GridMode::Linear, GridMode::Cubic};
+const PaddingMode kPads[] = {PaddingMode::Zeros, PaddingMode::Border, PaddingMode::Reflection};
+const DType kFloatTypes[] = {DType::Float32, DType::Float64};
+
+const char* mode_name(GridMode m) {
+  return m == GridMode::Nearest ? "nearest" : m == GridMode::Linear ? "linear" : "cubic";
+}
+const char* pad_name(PaddingMode p) {
+  return p == PaddingMode::Zeros ? "zeros" : p == PaddingMode::Border ? "border" : "reflection";
+}
+
+GridSampleAttrs attrs_of(GridMode m, PaddingMode p, bool align) {
+  GridSampleAttrs a;
+  a.mode = m;
+  a.padding = p;
+  a.align_corners = align;
+  return a;
+}
+
+// Deterministic on every platform (std distributions are not).
+struct Rng {
+  uint64_t s;
+  explicit Rng(uint64_t seed) : s(seed) {}
+  uint64_t next() {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double uniform(double lo, double hi) { return lo + (hi - lo) * (next() >> 11) * 0x1.0p-53; }
+  int64_t range(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(next() % (hi - lo + 1)); }
+};
+
+int64_t count_of(const Dims& d) {
+  int64_t n = 1;
+  for (int64_t v : d) n *= v;
+  return n;
+}
+
+// Values as the tensor type holds them (float32 rounds).
+Vals as_type(DType t, Vals v) {
+  if (t == DType::Float32)
+    for (double& e : v) e = static_cast<double>(static_cast<float>(e));
+  return v;
+}
+
+std::vector<unsigned char> encode(DType t, const Vals& v) {
+  std::vector<unsigned char> b(v.size() * (t == DType::Float32 ? 4 : 8));
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (t == DType::Float32) {
+      const float f = static_cast<float>(v[i]);
+      std::memcpy(&b[i * 4], &f, 4);
+    } else {
+      std::memcpy(&b[i * 8], &v[i], 8);
+    }
+  }
+  return b;
+}
+
+Vals decode(DType t, const std::vector<unsigned char>& b) {
+  const size_t n = b.size() / (t == DType::Float32 ? 4 : 8);
+  Vals v(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (t == DType::Float32) {
+      float f;
+      std::memcpy(&f, &b[i * 4], 4);
+      v[i] = f;
+    } else {
+      std::memcpy(&v[i], &b[i * 8], 8);
+    }
+  }
+  return v;
+}
+
+osw::TensorView view_of(DType t, const Dims& d, void* data) {
+  osw::TensorView v;
+  v.type = t;
+  v.rank = static_cast<int>(d.size());
+  for (size_t i = 0; i < d.size(); ++i) v.dims[i] = d[i];
+  v.data = data;
+  return v;
+}
+
+struct Result {
+  osw::Status status;
+  Dims dims;
+  Vals y;
+};
+
+// Runs the operator on exactly sized heap copies (so that ASan sees any overrun).
+Result run_gs(const GridSampleAttrs& a, DType xt, const Dims& xd, const Vals& xv, DType gt,
+              const Dims& gd, const Vals& gv, const osw::gs::Tuning& tuning = osw::gs::Tuning()) {
+  Result res;
+  std::vector<unsigned char> xb = encode(xt, xv), gb = encode(gt, gv);
+  osw::TensorView x = view_of(xt, xd, xb.empty() ? nullptr : xb.data());
+  osw::TensorView g = view_of(gt, gd, gb.empty() ? nullptr : gb.data());
+  osw::TensorView y;
+  res.status = osw::gridsample_output_shape(x, g, &y);
+  if (!res.status.ok()) return res;
+  y.type = xt;
+  res.dims.assign(y.dims, y.dims + y.rank);
+  std::vector<unsigned char> yb(static_cast<size_t>(y.elements()) * (xt == DType::Float32 ? 4 : 8));
+  y.data = yb.empty() ? nullptr : yb.data();
+  res.status = osw::gs::gridsample_tuned(a, x, g, &y, tuning);
+  if (res.status.ok()) res.y = decode(xt, yb);
+  return res;
+}
+
+bool close(double got, double want, double abs_tol, double rel_tol) {
+  if (std::isnan(want)) return std::isnan(got);
+  if (std::isinf(want)) return got == want;
+  return std::fabs(got - want) <= abs_tol + rel_tol * std::fabs(want);
+}
+
+// Index of the first element that differs, or -1.
+int64_t first_mismatch(const Vals& got, const Vals& want, double abs_tol, double rel_tol) {
+  if (got.size() != want.size()) return 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!close(got[i], want[i], abs_tol, rel_tol)) return static_cast<int64_t>(i);
+  return -1;
+}
+
+std::string dims_str(const Dims& d) {
+  std::string s = "(";
+  for (size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
+  return s + ")";
+}
+
+// Grid value that unnormalizes to pixel coordinate x on an axis of length L.
+double grid_for(double x, int64_t L, bool align) {
+  if (align) return L > 1 ? 2.0 * x / static_cast<double>(L - 1) - 1.0 : 0.0;
+  return (2.0 * x + 1.0) / static_cast<double>(L) - 1.0;
+}
+
+}  // namespace
+
+// ---- coordinate helpers -------------------------------------------------------------------
+
+TEST_CASE("gridsample: unnormalize follows the spec formulas", "[gridsample]") {
+  using osw::gs::unnormalize;
+  // align_corners=1: -1 and 1 are the centres of pixels 0 and L-1.
+  CHECK(unnormalize(-1.0, 5, true) == 0.0);
+  CHECK(unnormalize(1.0, 5, true) == 4.0);
+  CHECK(unnormalize(0.0, 5, true) == 2.0);
+  CHECK(unnormalize(0.5, 3, true) == 1.5);
+  CHECK(unnormalize(0.3, 1, true) == 0.0);
+  // align_corners=0: -1 and 1 are the outer edges, -0.5 and L-0.5.
+  CHECK(unnormalize(-1.0, 4, false) == -0.5);
+  CHECK(unnormalize(1.0, 4, false) == 3.5);
+  CHECK(unnormalize(0.0, 4, false) == 1.5);
+  CHECK(unnormalize(0.5, 2, false) == 1.0);
+  CHECK(unnormalize(0.0, 1, false) == 0.0);
+  Rng rng(1);
+  for (int i = 0; i < 200; ++i) {
+    const double g = rng.uniform(-3, 3);
+    const int64_t L = rng.range(1, 40);
+    CHECK(unnormalize(g, L, true) == Approx((g + 1) / 2 * (L - 1)).margin(1e-12));
+    CHECK(unnormalize(g, L, false) == Approx(((g + 1) * L - 1) / 2).margin(1e-12));
+  }
+}
+
+TEST_CASE("gridsample: reflect keeps reflecting until in bound", "[gridsample]") {
+  using osw::gs::reflect;
+  // The spec's example: -3.5 reflects at -1 to 1.5, then at 1 to 0.5.
+  CHECK(reflect(-3.5, -1.0, 1.0) == 0.5);
+  CHECK(reflect(1.5, -1.0, 1.0) == 0.5);
+  // "the reflected value at index -1 will be the same as the value at index 1"
+  CHECK(reflect(-1.0, 0.0, 4.0) == 1.0);
+  CHECK(reflect(5.0, 0.0, 4.0) == 3.0);
+  CHECK(reflect(-1.0, -0.5, 3.5) == 0.0);
+  CHECK(reflect(4.0, -0.5, 3.5) == 3.0);
+  CHECK(reflect(0.25, -1.0, 1.0) == 0.25);
+  CHECK(reflect(-1.0, -1.0, 1.0) == -1.0);
+  CHECK(reflect(1.0, -1.0, 1.0) == 1.0);
+  // Whole periods.
+  CHECK(reflect(-5.0, -1.0, 1.0) == 1.0);
+  CHECK(reflect(7.0, -1.0, 1.0) == -1.0);
+  CHECK(reflect(9.0, -1.0, 1.0) == 1.0);
+  // Degenerate range, infinities, NaN.
+  CHECK(reflect(7.0, 0.0, 0.0) == 0.0);
+  CHECK(reflect(-7.0, 0.0, 0.0) == 0.0);
+  CHECK(reflect(INFINITY, -0.5, 2.5) == 2.5);
+  CHECK(reflect(-INFINITY, -0.5, 2.5) == -0.5);
+  CHECK(std::isnan(reflect(NAN, -0.5, 2.5)));
+  // Far away: O(1) and in range.
+  const double far = reflect(1e300, -0.5, 2.5);
+  CHECK(far >= -0.5);
+  CHECK(far <= 2.5);
+  // Against the literal bounce loop.
+  Rng rng(2);
+  for (int i = 0; i < 2000; ++i) {
+    const double lo = std::floor(rng.uniform(-3, 3)) - (rng.range(0, 1) ? 0.5 : 0.0);
+    const double hi = lo + static_cast<double>(rng.range(1, 6));
+    const double x = rng.uniform(-60, 60);
+    INFO("x " << x << " lo " << lo << " hi " << hi);
+    CHECK(reflect(x, lo, hi) == Approx(ref::reflect_loop(x, lo, hi)).margin(1e-9));
+  }
+}
+
+TEST_CASE("gridsample: cubic weights are the A=-0.75 convolution", "[gridsample]") {
+  double w[4];
+  osw::gs::cubic_weights(0.0, w);
+  CHECK(w[0] == 0.0);
+  CHECK(w[1] == 1.0);
+  CHECK(w[2] == 0.0);
+  CHECK(w[3] == 0.0);
+  osw::gs::cubic_weights(0.5, w);
+  // k(0.5) = 1.25/8 - 2.25/4 + 1 = 0.59375; k(1.5) = -0.75 * (3.375 - 11.25 + 12 - 4) = -0.09375
+  CHECK(w[0] == Approx(-0.09375).margin(1e-15));
+  CHECK(w[1] == Approx(0.59375).margin(1e-15));
+  CHECK(w[2] == Approx(0.59375).margin(1e-15));
+  CHECK(w[3] == Approx(-0.09375).margin(1e-15));
+  Rng rng(3);
+  for (int i = 0; i < 200; ++i) {
+    const double t = rng.uniform(0, 1);
+    osw::gs::cubic_weights(t, w);
+    CHECK(w[0] + w[1] + w[2] + w[3] == Approx(1.0).margin(1e-12));
+    CHECK(w[0] == Approx(ref::cubic_k(t + 1)).margin(1e-12));
+    CHECK(w[1] == Approx(ref::cubic_k(t)).margin(1e-12));
+    CHECK(w[2] == Approx(ref::cubic_k(1 - t)).margin(1e-12));
+    CHECK(w[3] == Approx(ref::cubic_k(2 - t)).margin(1e-12));
+  }
+}
+
+TEST_CASE("gridsample: axis taps resolve padding", "[gridsample]") {
+  Rng rng(4);
+  osw::gs::AxisTaps t;
+  for (GridMode m : kModes) {
+    for (PaddingMode p : kPads) {
+      for (int align = 0; align < 2; ++align) {
+        for (int i = 0; i < 300; ++i) {
+          const int64_t L = rng.range(1, 7);
+          double x = rng.uniform(-12, L + 12);
+          if (i % 10 == 0) x = std::floor(x) + 0.5;
+          if (i % 10 == 1) x = std::floor(x);
+          osw::gs::axis_taps(m, p, align != 0, L, x, &t);
+          INFO(mode_name(m) << " " << pad_name(p) << " align " << align << " L " << L << " x " << x);
+          const int mode_taps = m == GridMode::Nearest ? 1 : m == GridMode::Linear ? 2 : 4;
+          REQUIRE(t.count >= 0);
+          REQUIRE(t.count <= std::min<int64_t>(mode_taps, L));
+          double sum = 0;
+          for (int k = 0; k < t.count; ++k) {
+            CHECK(t.index[k] >= 0);
+            CHECK(t.index[k] < L);
+            for (int k2 = 0; k2 < k; ++k2) CHECK(t.index[k2] != t.index[k]);
+            sum += t.weight[k];
+          }
+          if (p != PaddingMode::Zeros) {
+            CHECK(t.count >= 1);
+            CHECK(sum == Approx(1.0).margin(1e-12));
+          }
+        }
+      }
+    }
+  }
+  // Nearest rounds half to even, then pads.
+  osw::gs::axis_taps(GridMode::Nearest, PaddingMode::Zeros, false, 4, 0.5, &t);
+  REQUIRE(t.count == 1);
+  CHECK(t.index[0] == 0);
+  osw::gs::axis_taps(GridMode::Nearest, PaddingMode::Zeros, false, 4, 1.5, &t);
+  REQUIRE(t.count == 1);
+  CHECK(t.index[0] == 2);
+  osw::gs::axis_taps(GridMode::Nearest, PaddingMode::Zeros, false, 4, 3.5, &t);
+  CHECK(t.count == 0);  // rounds to 4: outside
+  osw::gs::axis_taps(GridMode::Nearest, PaddingMode::Border, false, 4, 3.5, &t);
+  REQUIRE(t.count == 1);
+  CHECK(t.index[0] == 3);
+  osw::gs::axis_taps(GridMode::Nearest, PaddingMode::Reflection, true, 4, -2.0, &t);
+  REQUIRE(t.count == 1);
+  CHECK(t.index[0] == 2);
+  osw::gs::axis_taps(GridMode::Nearest, PaddingMode::Reflection, false, 4, -2.0, &t);
+  REQUIRE(t.count == 1);
+  CHECK(t.index[0] == 1);  // -2 reflected about -0.5
+  // Huge, infinite and NaN coordinates never produce an index out of range.
+  const double odd[] = {1e300, -1e300, 3e38, -3e38, 2147483648.0, -2147483649.0, 9.3e18,
+                        INFINITY, -INFINITY};
+  for (GridMode m : kModes) {
+    for (PaddingMode p : kPads) {
+      for (double x : odd) {
+        osw::gs::axis_taps(m, p, false, 5, x, &t);
+        INFO(mode_name(m) << " " << pad_name(p) << " x " << x);
+        if (p == PaddingMode::Zeros) CHECK(t.count == 0);
+        else CHECK(t.count >= 1);
+        for (int k = 0; k < t.count; ++k) {
+          CHECK(t.index[k] >= 0);
+          CHECK(t.index[k] < 5);
+        }
+        if (p != PaddingMode::Zeros && std::isinf(x)) {
+          // The edge pixel, with weight 1.
+          double w_edge = 0;
+          for (int k = 0; k < t.count; ++k)
+            if (t.index[k] == (x > 0 ? 4 : 0)) w_edge += t.weight[k];
+          CHECK(w_edge == Approx(1.0).margin(1e-12));
+        }
+      }
+      osw::gs::axis_taps(m, p, true, 5, NAN, &t);
+      CHECK(t.count == 0);
+    }
+  }
+}
+
+// ---- spec examples ----------------------------------------------------------------------
+
+namespace {
+
+struct SpecCase {
+  const char* name;
+  GridMode mode;
+  PaddingMode padding;
+  bool align;
+  Dims xd;
+  Vals x;
+  Dims gd;
+  Vals g;
+  Dims yd;
+  Vals y;
+};
+
+const Vals kX32 = {0, 1, 2, 3, 4, 5};  // shape (1, 1, 3, 2)
+const Vals kG1 = {-1, -1, -0.5, -0.5, -0.2, -0.2, 0, 0, 0, 0, -0.2, -0.2, 0.5, 0.5, 1, 1};
+const Vals kG2 = {-1, -0.8, -0.6, -0.5, -0.1, -0.2, 0.7, 0, 0, 0.4, 0.2, -0.2, -0.3, 0.5, -1, 1};
+const Vals kG3 = {-10, -10, -5, -5, -0.2, -0.2, 10, 10, 10, 10, -0.2, -0.2, 5, 5, 10, 10};
+const Vals kXv = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};  // shape (1, 1, 3, 2, 2)
+const Vals kGv = {-1,   -1,   -1,   -1,  -0.5, 0.3,  -0.5, -0.5, -0.5, 1,    -0.6, -1,
+                  -0.2, -0.2, -0.2, 0.4, 0.2,  0.6,  0,    0,    0,    -1,   0,    0,
+                  0,    0,    0,    -1,  1,    0,    -0.2, -0.2, -0.2, 1,    0.4,  -0.2,
+                  0.5,  0.5,  0.5,  -1,  -0.8, 0.8,  1,    1,    1,    0.4,  0.6,  -0.3};
+
+std::vector<SpecCase> spec_cases() {
+  const Dims xd{1, 1, 3, 2}, gd{1, 2, 4, 2}, yd{1, 1, 2, 4};
+  const Dims xvd{1, 1, 3, 2, 2}, gvd{1, 2, 4, 2, 3}, yvd{1, 1, 2, 4, 2};
+  const GridMode N = GridMode::Nearest, L = GridMode::Linear, C = GridMode::Cubic;
+  const PaddingMode Z = PaddingMode::Zeros, B = PaddingMode::Border, R = PaddingMode::Reflection;
+  std::vector<SpecCase> v;
+  v.push_back({"test_gridsample", L, Z, false, {1, 1, 4, 4},
+               {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, {1, 6, 6, 2},
+               {-1,  -1,   -0.6, -1,   -0.2, -1,   0.2,  -1,   0.6,  -1,   1,    -1,
+                -1,  -0.6, -0.6, -0.6, -0.2, -0.6, 0.2,  -0.6, 0.6,  -0.6, 1,    -0.6,
+                -1,  -0.2, -0.6, -0.2, -0.2, -0.2, 0.2,  -0.2, 0.6,  -0.2, 1,    -0.2,
+                -1,  0.2,  -0.6, 0.2,  -0.2, 0.2,  0.2,  0.2,  0.6,  0.2,  1,    0.2,
+                -1,  0.6,  -0.6, 0.6,  -0.2, 0.6,  0.2,  0.6,  0.6,  0.6,  1,    0.6,
+                -1,  1,    -0.6, 1,    -0.2, 1,    0.2,  1,    0.6,  1,    1,    1},
+               {1, 1, 6, 6},
+               {0.,  0.14999998, 0.55,       0.95,      1.35,       0.75,
+                0.5999999, 1.4999998, 2.2999997, 3.1, 3.8999999, 2.1,
+                2.2, 4.7, 5.5, 6.3, 7.1, 3.7,
+                3.8, 7.9, 8.7, 9.5, 10.3, 5.3,
+                5.4, 11.1, 11.900001, 12.7, 13.5, 6.9,
+                3., 6.15, 6.55, 6.95, 7.35, 3.75}});
+  v.push_back({"test_gridsample_aligncorners_true", L, Z, true, xd, kX32, gd, kG1, yd,
+               {0, 1.25, 2, 2.5, 2.5, 2, 3.75, 5}});
+  v.push_back({"test_gridsample_bicubic", C, Z, false, xd, kX32, gd, kG1, yd,
+               {-0.140625, 0.3828125, 1.7555516, 2.96875, 2.96875, 1.7555516, 5.1445312, 1.390625}});
+  v.push_back({"test_gridsample_bicubic_align_corners_0_additional_1", C, Z, false, xd, kX32, gd,
+               kG2, yd, {-0.17325, 0.28426462, 1.923105, 2.568, 5.170375, 2.2844129, 4.7448435, 1.046875}});
+  v.push_back({"test_gridsample_bicubic_align_corners_1_additional_1", C, Z, true, xd, kX32, gd,
+               kG2, yd, {0.304, 1.12875, 2.26627, 3.1448438, 4.5315, 2.45536, 4.599819, 4.}});
+  v.push_back({"test_gridsample_bilinear", L, Z, false, xd, kX32, gd, kG1, yd,
+               {0, 0.5, 1.7, 2.5, 2.5, 1.7, 4.5, 1.25}});
+  v.push_back({"test_gridsample_bilinear_align_corners_0_additional_1", L, Z, false, xd, kX32, gd,
+               kG2, yd, {0, 0.45, 1.8, 2.4, 3.7, 2.1, 3.7, 1.}});
+  v.push_back({"test_gridsample_bilinear_align_corners_1_additional_1", L, Z, true, xd, kX32, gd,
+               kG2, yd, {0.39999998, 1.2, 2.05, 2.85, 3.3, 2.2, 3.35, 4.}});
+  v.push_back({"test_gridsample_border_padding", L, B, false, xd, kX32, gd, kG3, yd,
+               {0, 0, 1.7, 5, 5, 1.7, 5, 5}});
+  v.push_back({"test_gridsample_nearest", N, Z, false, xd, kX32, gd, kG1, yd,
+               {0, 0, 2, 2, 2, 2, 5, 0}});
+  v.push_back({"test_gridsample_nearest_align_corners_0_additional_1", N, Z, false, xd, kX32, gd,
+               kG2, yd, {0, 0, 2, 3, 4, 3, 4, 4}});
+  v.push_back({"test_gridsample_nearest_align_corners_1_additional_1", N, Z, true, xd, kX32, gd,
+               kG2, yd, {0, 0, 2, 3, 2, 3, 4, 4}});
+  v.push_back({"test_gridsample_reflection_padding", L, R, false, xd, kX32, gd, kG3, yd,
+               {2.5, 0, 1.7, 2.5, 2.5, 1.7, 5, 2.5}});
+  v.push_back({"test_gridsample_volumetric_bilinear_align_corners_0", L, Z, false, xvd, kXv, gvd,
+               kGv, yvd, {0.125, 3.4, 2, 0.45, 4.7, 10.900001, 6.5, 3, 6.5, 1.75, 4.7, 3.3, 11, 2.52, 1.5, 5.49}});
+  v.push_back({"test_gridsample_volumetric_bilinear_align_corners_1", L, Z, true, xvd, kXv, gvd,
+               kGv, yvd, {1, 6.7, 3.75, 2.4, 5.4, 9.3, 6.5, 6, 6.5, 7, 5.4, 6.6, 9.25, 8.4, 12, 6.1}});
+  v.push_back({"test_gridsample_volumetric_nearest_align_corners_0", N, Z, false, xvd, kXv, gvd,
+               kGv, yvd, {1, 5, 1, 0, 5, 12, 5, 5, 5, 0, 5, 0, 12, 9, 0, 8}});
+  v.push_back({"test_gridsample_volumetric_nearest_align_corners_1", N, Z, true, xvd, kXv, gvd,
+               kGv, yvd, {1, 5, 1, 2, 5, 12, 5, 5, 5, 7, 5, 8, 12, 9, 12, 8}});
+  v.push_back({"test_gridsample_zeros_padding", L, Z, false, xd, kX32, gd, kG3, yd,
+               {0, 0, 1.7, 0, 0, 1.7, 0, 0}});
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("gridsample: ONNX spec examples", "[gridsample]") {
+  for (const SpecCase& sc : spec_cases()) {
+    REQUIRE(static_cast<int64_t>(sc.x.size()) == count_of(sc.xd));
+    REQUIRE(static_cast<int64_t>(sc.g.size()) == count_of(sc.gd));
+    REQUIRE(static_cast<int64_t>(sc.y.size()) == count_of(sc.yd));
+    for (DType xt : kFloatTypes) {
+      for (DType gt : kFloatTypes) {
+        INFO(sc.name << " X " << osw::dtype_name(xt) << " grid " << osw::dtype_name(gt));
+        Result r = run_gs(attrs_of(sc.mode, sc.padding, sc.align), xt, sc.xd, sc.x, gt, sc.gd, sc.g);
+        REQUIRE(r.status.ok());
+        CHECK(r.dims == sc.yd);
+        const int64_t bad = first_mismatch(r.y, sc.y, 1e-7, 1e-3);
+        INFO("first mismatch at " << bad << ": got " << (bad >= 0 ? r.y[bad] : 0.0) << " want "
+                                  << (bad >= 0 ? sc.y[bad] : 0.0));
+        CHECK(bad == -1);
+      }
+    }
+  }
+}
+
+// ---- kernel against the reference -------------------------------------------------------
+
+namespace {
+
+// Grid values for one axis: mostly in [-1.3, 1.3], some far out, some exactly on half
+// pixels (nearest ties) and whole pixels (t = 0).
+double random_grid_value(Rng& rng, int64_t L, bool align) {
+  const int64_t kind = rng.range(0, 19);
+  if (kind == 0) return rng.range(0, 1) ? 5.0 : -5.0;
+  if (kind == 1) return rng.range(0, 1) ? 50.0 : -50.0;
+  if (kind == 2) return rng.uniform(-60, 60);
+  if (kind <= 4) return grid_for(static_cast<double>(rng.range(-2, L + 1)) + 0.5, L, align);
+  if (kind == 5) return grid_for(static_cast<double>(rng.range(-2, L + 1)), L, align);
+  return rng.uniform(-1.3, 1.3);
+}
+
+struct Case {
+  Dims xd, gd;
+  Vals x, g;
+};
+
+Case random_case(Rng& rng, int r, int64_t max_in, int64_t max_out, bool align) {
+  Case c;
+  const int64_t N = rng.range(1, 3), C = rng.range(1, 3);
+  c.xd = {N, C};
+  c.gd = {N};
+  for (int a = 0; a < r; ++a) c.xd.push_back(rng.range(1, max_in));
+  for (int a = 0; a < r; ++a) c.gd.push_back(rng.range(1, max_out));
+  c.gd.push_back(r);
+  c.x.resize(static_cast<size_t>(count_of(c.xd)));
+  for (double& v : c.x) v = rng.uniform(-2, 2);
+  c.g.resize(static_cast<size_t>(count_of(c.gd)));
+  for (size_t i = 0; i < c.g.size(); ++i) {
+    const int k = static_cast<int>(i % r);  // grid entry k belongs to X axis r - 1 - k
+    c.g[i] = random_grid_value(rng, c.xd[2 + (r - 1 - k)], align);
+  }
+  return c;
+}
+
+// Checks the kernel against the reference for one case, all four type combinations.
+void check_against_reference(const GridSampleAttrs& a, const Case& c, const osw::gs::Tuning& tuning = {}) {
+  for (DType xt : kFloatTypes) {
+    for (DType gt : kFloatTypes) {
+      const Vals x = as_type(xt, c.x), g = as_type(gt, c.g);
+      const Vals want = ref::gridsample(c.xd, x, c.gd, g, a.mode, a.padding, a.align_corners);
+      Result r = run_gs(a, xt, c.xd, x, gt, c.gd, g, tuning);
+      INFO(mode_name(a.mode) << " " << pad_name(a.padding) << " align " << a.align_corners << " X "
+                             << osw::dtype_name(xt) << dims_str(c.xd) << " grid "
+                             << osw::dtype_name(gt) << dims_str(c.gd));
+      REQUIRE(r.status.ok());
+      const double tol = xt == DType::Float32 ? 1e-5 : 1e-12;
+      const int64_t bad = first_mismatch(r.y, want, tol, tol);
+      INFO("first mismatch at " << bad << ": got " << (bad >= 0 ? r.y[bad] : 0.0) << " want "
+                                << (bad >= 0 ? want[bad] : 0.0));
+      CHECK(bad == -1);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gridsample: kernel matches the reference, every rank, mode and padding", "[gridsample]") {
+  Rng rng(5);
+  for (int r = 1; r <= 4; ++r) {
+    const int64_t max_in = r == 1 ? 9 : r == 2 ? 6 : r == 3 ? 4 : 3;
+    const int64_t max_out = r == 1 ? 12 : r == 2 ? 6 : r == 3 ? 4 : 3;
+    const int repeats = r <= 2 ? 4 : 2;
+    for (GridMode m : kModes) {
+      for (PaddingMode p : kPads) {
+        for (int align = 0; align < 2; ++align) {
+          for (int rep = 0; rep < repeats; ++rep) {
+            check_against_reference(attrs_of(m, p, align != 0), random_case(rng, r, max_in, max_out, align != 0));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("gridsample: many locations cross block boundaries", "[gridsample]") {
+  Rng rng(6);
+  for (GridMode m : kModes) {
+    for (PaddingMode p : kPads) {
+      Case c;
+      c.xd = {2, 3, 7, 9};
+      c.gd = {2, 20, 31, 2};
+      c.x.resize(static_cast<size_t>(count_of(c.xd)));
+      for (double& v : c.x) v = rng.uniform(-2, 2);
+      c.g.resize(static_cast<size_t>(count_of(c.gd)));
+      for (size_t i = 0; i < c.g.size(); ++i) c.g[i] = random_grid_value(rng, i % 2 ? 7 : 9, false);
+      check_against_reference(attrs_of(m, p, false), c);
+    }
+  }
+}
+
+TEST_CASE("gridsample: block size and offset width do not change results", "[gridsample]") {
+  Rng rng(7);
+  for (GridMode m : kModes) {
+    for (PaddingMode p : kPads) {
+      const Case c = random_case(rng, 2, 6, 9, true);
+      const GridSampleAttrs a = attrs_of(m, p, true);
+      for (DType xt : kFloatTypes) {
+        const Result base = run_gs(a, xt, c.xd, c.x, DType::Float32, c.gd, c.g);
+        REQUIRE(base.status.ok());
+        for (int64_t block : {1, 3, 7, 1000}) {
+          for (bool wide : {false, true}) {
+            osw::gs::Tuning t;
+            t.block = block;
+            t.wide_offsets = wide;
+            const Result r = run_gs(a, xt, c.xd, c.x, DType::Float32, c.gd, c.g, t);
+            INFO(mode_name(m) << " " << pad_name(p) << " block " << block << " wide " << wide);
+            REQUIRE(r.status.ok());
+            CHECK(first_mismatch(r.y, base.y, 0.0, 0.0) == -1);
+          }
+        }
+      }
+      osw::gs::Tuning t;
+      t.block = 5;
+      t.wide_offsets = true;
+      check_against_reference(a, c, t);
+    }
+  }
+}
+
+TEST_CASE("gridsample: each batch item uses its own grid", "[gridsample]") {
+  // X (2, 2, 1, 3): batch 0 = [[1,2,3],[4,5,6]], batch 1 = [[7,8,9],[10,11,12]].
+  const Dims xd{2, 2, 1, 3}, gd{2, 1, 1, 2};
+  const Vals x{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  const Vals g{-1, 0, 1, 0};  // batch 0 samples column 0, batch 1 column 2 (align_corners=1)
+  for (GridMode m : kModes) {
+    const Result r = run_gs(attrs_of(m, PaddingMode::Zeros, true), DType::Float32, xd, x,
+                            DType::Float32, gd, g);
+    REQUIRE(r.status.ok());
+    CHECK(r.dims == Dims{2, 2, 1, 1});
+    CHECK(first_mismatch(r.y, Vals{1, 4, 9, 12}, 1e-6, 0) == -1);
+  }
+}
+
+// ---- special grid values ----------------------------------------------------------------
+
+TEST_CASE("gridsample: NaN and Inf in the grid", "[gridsample]") {
+  const Dims xd{1, 1, 3};
+  const Vals x{1, 2, 3};
+  const Dims gd{1, 3, 1};
+  const Vals g{INFINITY, -INFINITY, NAN};
+  for (GridMode m : kModes) {
+    for (PaddingMode p : kPads) {
+      for (int align = 0; align < 2; ++align) {
+        for (DType xt : kFloatTypes) {
+          for (DType gt : kFloatTypes) {
+            INFO(mode_name(m) << " " << pad_name(p) << " align " << align << " X "
+                              << osw::dtype_name(xt) << " grid " << osw::dtype_name(gt));
+            const Result r = run_gs(attrs_of(m, p, align != 0), xt, xd, x, gt, gd, g);
+            REQUIRE(r.status.ok());
+            REQUIRE(r.y.size() == 3);
+            // +Inf: zeros -> 0, border and reflection -> the last pixel; -Inf: the first.
+            CHECK(r.y[0] == (p == PaddingMode::Zeros ? 0.0 : 3.0));
+            CHECK(r.y[1] == (p == PaddingMode::Zeros ? 0.0 : 1.0));
+            CHECK(std::isnan(r.y[2]));
+          }
+        }
+      }
+    }
+  }
+  // 2-D and 3-D with NaN/Inf in one coordinate only, against the reference.
+  Rng rng(8);
+  const double specials[] = {NAN, INFINITY, -INFINITY};
+  for (int r = 2; r <= 3; ++r) {
+    for (GridMode m : kModes) {
+      for (PaddingMode p : kPads) {
+        for (int align = 0; align < 2; ++align) {
+          Case c = random_case(rng, r, 4, 4, align != 0);
+          for (size_t i = 0; i < c.g.size(); ++i)
+            if (rng.range(0, 3) == 0) c.g[i] = specials[rng.range(0, 2)];
+          check_against_reference(attrs_of(m, p, align != 0), c);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("gridsample: huge finite grid values stay in bounds", "[gridsample]") {
+  const Dims xd{1, 2, 3, 4};
+  Vals x(24);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i + 1);
+  const double huge[] = {1e30, -1e30, 3.0e38, -3.0e38, 2147483648.0, -2147483649.0, 9.3e18, 1e300};
+  Vals g;
+  for (double a : huge)
+    for (double b : huge) {
+      g.push_back(a);
+      g.push_back(b);
+    }
+  const int64_t locs = static_cast<int64_t>(g.size() / 2);
+  const Dims gd{1, 1, locs, 2};
+  for (GridMode m : kModes) {
+    for (PaddingMode p : kPads) {
+      for (int align = 0; align < 2; ++align) {
+        for (DType gt : kFloatTypes) {
+          INFO(mode_name(m) << " " << pad_name(p) << " align " << align << " grid "
+                            << osw::dtype_name(gt));
+          const Vals gg = gt == DType::Float32 ? as_type(gt, g) : g;  // 1e300 -> inf in float32
+          const Result r = run_gs(attrs_of(m, p, align != 0), DType::Float64, xd, x, gt, gd, gg);
+          REQUIRE(r.status.ok());
+          for (int64_t c = 0; c < 2; ++c) {
+            for (int64_t j = 0; j < locs; ++j) {
+              const double v = r.y[c * locs + j];
+              const double gx = gg[j * 2], gy = gg[j * 2 + 1];
+              if (p == PaddingMode::Zeros) {
+                CHECK(v == 0.0);
+              } else if (p == PaddingMode::Border) {
+                // Far beyond the edges: the corner pixel.
+                const int64_t col = gx > 0 ? 3 : 0, row = gy > 0 ? 2 : 0;
+                CHECK(v == Approx(x[c * 12 + row * 4 + col]).margin(1e-9));
+              } else {
+                // Reflected somewhere inside: within the channel's range (cubic can overshoot a
+                // little between pixels).
+                CHECK(std::isfinite(v));
+                CHECK(v >= c * 12 + 1 - 3.0);
+                CHECK(v <= c * 12 + 12 + 3.0);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("gridsample: nearest rounds exact halves to even", "[gridsample]") {
+  // L = 4, align_corners=0: x = 2g + 1.5. g = -0.5 -> 0.5 -> 0; g = 0 -> 1.5 -> 2;
+  // g = 0.5 -> 2.5 -> 2; g = -0.75 -> 0 exactly; g = 1 -> 3.5 -> 4 (outside).
+  const Dims xd{1, 1, 4}, gd{1, 5, 1};
+  const Vals x{10, 11, 12, 13}, g{-0.5, 0, 0.5, -0.75, 1};
+  Result r = run_gs(attrs_of(GridMode::Nearest, PaddingMode::Zeros, false), DType::Float32, xd, x,
+                    DType::Float32, gd, g);
+  REQUIRE(r.status.ok());
+  CHECK(first_mismatch(r.y, Vals{10, 12, 12, 10, 0}, 0, 0) == -1);
+  r = run_gs(attrs_of(GridMode::Nearest, PaddingMode::Border, false), DType::Float64, xd, x,
+             DType::Float64, gd, g);
+  REQUIRE(r.status.ok());
+  CHECK(first_mismatch(r.y, Vals{10, 12, 12, 10, 13}, 0, 0) == -1);
+  // Reflection pads the rounded index: 4 reflected about 3.5 is 3.
+  r = run_gs(attrs_of(GridMode::Nearest, PaddingMode::Reflection, false), DType::Float64, xd, x,
+             DType::Float64, gd, g);
+  REQUIRE(r.status.ok());
+  CHECK(first_mismatch(r.y, Vals{10, 12, 12, 10, 13}, 0, 0) == -1);
+}
+
+// ---- properties -------------------------------------------------------------------------
+
+namespace {
+
+// Grid (N, D1..Dr, r) that samples every pixel centre of X's spatial shape, shifted by
+// `shift` pixels along each axis (shift[a] for X axis a), with align_corners=1.
+Vals shifted_identity_grid(const Dims& spatial, int64_t N, const std::vector<int64_t>& shift) {
+  const int r = static_cast<int>(spatial.size());
+  const int64_t locs = count_of(spatial);
+  Vals g;
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t j = 0; j < locs; ++j) {
+      int64_t rem = j;
+      std::vector<int64_t> idx(r);
+      for (int a = r - 1; a >= 0; --a) {
+        idx[a] = rem % spatial[a];
+        rem /= spatial[a];
+      }
+      for (int k = 0; k < r; ++k) {
+        const int a = r - 1 - k;
+        const int64_t L = spatial[a];
+        g.push_back(L > 1 ? -1.0 + 2.0 * static_cast<double>(idx[a] + shift[a]) / static_cast<double>(L - 1) : 0.0);
+      }
+    }
+  }
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("gridsample: identity grid with align_corners=1 reproduces X", "[gridsample]") {
+  Rng rng(9);
+  const std::vector<Dims> spatials = {{7}, {5, 6}, {3, 1, 4}, {2, 3, 2, 3}};
+  for (const Dims& sp : spatials) {
+    const int r = static_cast<int>(sp.size());
+    Dims xd{2, 3}, gd{2};
+    for (int64_t v : sp) {
+      xd.push_back(v);
+      gd.push_back(v);
+    }
+    gd.push_back(r);
+    Vals x(static_cast<size_t>(count_of(xd)));
+    for (double& v : x) v = rng.uniform(-5, 5);
+    const Vals g = shifted_identity_grid(sp, 2, std::vector<int64_t>(r, 0));
+    for (GridMode m : kModes) {
+      for (PaddingMode p : kPads) {
+        for (DType xt : kFloatTypes) {
+          for (DType gt : kFloatTypes) {
+            INFO(mode_name(m) << " " << pad_name(p) << " X " << dims_str(xd) << " "
+                              << osw::dtype_name(xt) << " grid " << osw::dtype_name(gt));
+            const Vals xx = as_type(xt, x);
+            const Result res = run_gs(attrs_of(m, p, true), xt, xd, xx, gt, gd, g);
+            REQUIRE(res.status.ok());
+            CHECK(first_mismatch(res.y, xx, 1e-6, 0) == -1);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("gridsample: a whole-pixel grid shift shifts X", "[gridsample]") {
+  Rng rng(10);
+  const Dims sp{6, 7};
+  const Dims xd{1, 2, 6, 7}, gd{1, 6, 7, 2};
+  Vals x(static_cast<size_t>(count_of(xd)));
+  for (double& v : x) v = rng.uniform(-5, 5);
+  const std::vector<std::vector<int64_t>> shifts = {{0, 1}, {0, -2}, {1, 0}, {-1, 2}, {2, -3}};
+  for (const auto& s : shifts) {
+    const Vals g = shifted_identity_grid(sp, 1, s);
+    for (GridMode m : kModes) {
+      for (PaddingMode p : kPads) {
+        INFO(mode_name(m) << " " << pad_name(p) << " shift " << s[0] << "," << s[1]);
+        const Result res = run_gs(attrs_of(m, p, true), DType::Float64, xd, x, DType::Float64, gd, g);
+        REQUIRE(res.status.ok());
+        int checked = 0, bad = 0;
+        for (int64_t c = 0; c < 2; ++c)
+          for (int64_t i = 0; i < 6; ++i)
+            for (int64_t j = 0; j < 7; ++j) {
+              const int64_t si = i + s[0], sj = j + s[1];
+              if (si < 0 || si >= 6 || sj < 0 || sj >= 7) continue;
+              ++checked;
+              if (!close(res.y[(c * 6 + i) * 7 + j], x[(c * 6 + si) * 7 + sj], 1e-9, 0)) ++bad;
+            }
+        CHECK(checked > 0);
+        CHECK(bad == 0);
+      }
+    }
+  }
+}
+
+// ---- shapes, types, errors --------------------------------------------------------------
+
+TEST_CASE("gridsample: shape and type errors name the input", "[gridsample]") {
+  const GridSampleAttrs a;
+  auto run_shapes = [&](const Dims& xd, const Dims& gd, DType xt = DType::Float32,
+                        DType gt = DType::Float32) {
+    return run_gs(a, xt, xd, Vals(static_cast<size_t>(std::max<int64_t>(0, count_of(xd))), 0.0), gt,
+                  gd, Vals(static_cast<size_t>(std::max<int64_t>(0, count_of(gd))), 0.0));
+  };
+  Result r = run_shapes({1, 1, 3, 2}, {1, 2, 4, 3});
+  CHECK(r.status.kind == osw::ErrorKind::RangeError);
+  CHECK(r.status.message == "grid: last dimension must be 2 (the spatial rank of X), got 3");
+
+  r = run_shapes({1, 1}, {1, 2});
+  CHECK(r.status.kind == osw::ErrorKind::RangeError);
+  CHECK(r.status.message.rfind("X:", 0) == 0);
+
+  r = run_shapes({1, 1, 3, 2}, {1, 2, 2});
+  CHECK(r.status.kind == osw::ErrorKind::RangeError);
+  CHECK(r.status.message.rfind("grid: rank must be 4", 0) == 0);
+
+  r = run_shapes({2, 1, 3, 2}, {1, 2, 4, 2});
+  CHECK(r.status.kind == osw::ErrorKind::RangeError);
+  CHECK(r.status.message.rfind("grid: dimension 0 must be 2", 0) == 0);
+
+  r = run_shapes({1, 1, 3}, {1, 2, 1, 1});
+  CHECK(r.status.kind == osw::ErrorKind::RangeError);
+  CHECK(r.status.message.rfind("grid:", 0) == 0);
+
+  {
+    osw::TensorView x = view_of(DType::Float32, {1, 1, -3, 2}, nullptr);
+    osw::TensorView g = view_of(DType::Float32, {1, 2, 2, 2}, nullptr);
+    osw::TensorView y;
+    const osw::Status s = osw::gridsample_output_shape(x, g, &y);
+    CHECK(s.kind == osw::ErrorKind::RangeError);
+    CHECK(s.message.rfind("X: dimension 2 must not be negative", 0) == 0);
+  }
+
+  r = run_shapes({1, 1, 3, 2}, {1, 2, 4, 2}, DType::Int32, DType::Float32);
+  CHECK(r.status.kind == osw::ErrorKind::TypeError);
+  CHECK(r.status.message.rfind("X:", 0) == 0);
+
+  r = run_shapes({1, 1, 3, 2}, {1, 2, 4, 2}, DType::Float32, DType::Float16);
+  CHECK(r.status.kind == osw::ErrorKind::TypeError);
+  CHECK(r.status.message.rfind("grid:", 0) == 0);
+
+  {
+    std::vector<float> xb(6), gb(16), yb(8);
+    osw::TensorView x = view_of(DType::Float32, {1, 1, 3, 2}, xb.data());
+    osw::TensorView g = view_of(DType::Float32, {1, 2, 4, 2}, gb.data());
+    osw::TensorView y = view_of(DType::Float64, {1, 1, 2, 4}, yb.data());
+    osw::Status s = osw::gridsample(a, x, g, &y);
+    CHECK(s.kind == osw::ErrorKind::TypeError);
+    CHECK(s.message.rfind("Y:", 0) == 0);
+    y = view_of(DType::Float32, {1, 1, 4, 2}, yb.data());
+    s = osw::gridsample(a, x, g, &y);
+    CHECK(s.kind == osw::ErrorKind::RangeError);
+    CHECK(s.message.rfind("Y: shape must be (1, 1, 2, 4)", 0) == 0);
+    y = view_of(DType::Float32, {1, 1, 2, 4}, yb.data());
+    GridSampleAttrs bad;
+    bad.mode = static_cast<GridMode>(7);
+    s = osw::gridsample(bad, x, g, &y);
+    CHECK(s.kind == osw::ErrorKind::RangeError);
+    CHECK(s.message.rfind("mode:", 0) == 0);
+    bad = GridSampleAttrs();
+    bad.padding = static_cast<PaddingMode>(-1);
+    s = osw::gridsample(bad, x, g, &y);
+    CHECK(s.kind == osw::ErrorKind::RangeError);
+    CHECK(s.message.rfind("padding_mode:", 0) == 0);
+    s = osw::gridsample(a, x, g, &y);
+    CHECK(s.ok());
+  }
+}
+
+TEST_CASE("gridsample: empty tensors", "[gridsample]") {
+  for (PaddingMode p : kPads) {
+    const GridSampleAttrs a = attrs_of(GridMode::Linear, p, false);
+    INFO(pad_name(p));
+    // No batch items, no channels, no output locations: nothing to compute.
+    Result r = run_gs(a, DType::Float32, {0, 2, 3, 3}, {}, DType::Float32, {0, 4, 4, 2}, {});
+    CHECK(r.status.ok());
+    CHECK(r.dims == Dims{0, 2, 4, 4});
+    r = run_gs(a, DType::Float32, {1, 0, 0, 3}, {}, DType::Float32, {1, 2, 2, 2}, Vals(8, 0.0));
+    CHECK(r.status.ok());
+    CHECK(r.dims == Dims{1, 0, 2, 2});
+    r = run_gs(a, DType::Float64, {1, 2, 3, 3}, Vals(18, 1.0), DType::Float32, {1, 0, 4, 2}, {});
+    CHECK(r.status.ok());
+    CHECK(r.dims == Dims{1, 2, 0, 4});
+    // X without pixels but with outputs to fill.
+    r = run_gs(a, DType::Float32, {1, 2, 0, 3}, {}, DType::Float64, {1, 1, 3, 2},
+               {0, 0, NAN, 0.5, 7, -7});
+    if (p == PaddingMode::Zeros) {
+      REQUIRE(r.status.ok());
+      CHECK(r.dims == Dims{1, 2, 1, 3});
+      REQUIRE(r.y.size() == 6);
+      for (int c = 0; c < 2; ++c) {
+        CHECK(r.y[c * 3 + 0] == 0.0);
+        CHECK(std::isnan(r.y[c * 3 + 1]));
+        CHECK(r.y[c * 3 + 2] == 0.0);
+      }
+    } else {
+      CHECK(r.status.kind == osw::ErrorKind::RangeError);
+      CHECK(r.status.message.rfind("X: spatial dimension 2 has length 0", 0) == 0);
+    }
+  }
+}

@@ -1,0 +1,521 @@
+// test_resize.cpp: Resize, layer by layer (STYLE habit 11): coordinate functions against
+// the spec formulas, output shapes, plan invariants, SIMD against scalar kernels, and the
+// whole operator against the slow reference in reference_resize.h on random cases.
+#include <catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "reference_resize.h"
+#include "resize.h"
+#include "resize_kernels.h"
+
+using namespace osw;
+
+namespace {
+
+AxisGeometry axis_sizes(int64_t in, int64_t out) {
+  AxisGeometry g;
+  g.in = in;
+  g.out = out;
+  g.scale_num = double(out);
+  g.scale_den = double(in);
+  return g;
+}
+
+AxisGeometry axis_scale(int64_t in, float scale) {
+  AxisGeometry g;
+  g.in = in;
+  g.out = int64_t(std::floor(double(in) * double(scale)));
+  g.scale_num = double(scale);
+  g.scale_den = 1.0;
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("resize coord: each mode follows its spec formula") {
+  // half_pixel, sizes 4 -> 8: (x + 0.5) * 4 / 8 - 0.5
+  CHECK(coord::half_pixel(0, axis_sizes(4, 8)) == -0.25);
+  CHECK(coord::half_pixel(3, axis_sizes(4, 8)) == 1.25);
+  // asymmetric, scale 2: x / 2
+  CHECK(coord::asymmetric(3, axis_scale(4, 2.0f)) == 1.5);
+  // tf_half_pixel_for_nn, scale 2: (x + 0.5) / 2
+  CHECK(coord::tf_half_pixel_for_nn(0, axis_scale(4, 2.0f)) == 0.25);
+  // align_corners, sizes 4 -> 8: x * 3 / 7
+  CHECK(coord::align_corners(7, axis_sizes(4, 8)) == 3.0);
+  CHECK(coord::align_corners(1, axis_sizes(4, 8)) == Approx(3.0 / 7.0).epsilon(1e-15));
+  // align_corners with scales uses the unrounded length W = 5 * float(0.6) (row 3).
+  {
+    AxisGeometry g = axis_scale(5, 0.6f);
+    REQUIRE(g.out == 3);
+    const double W = 5.0 * double(0.6f);
+    CHECK(coord::align_corners(1, g) == 1.0 * 4.0 / (W - 1.0));
+    CHECK(coord::align_corners(1, g) != 2.0);
+  }
+  // align_corners with a single output: 0.
+  CHECK(coord::align_corners(0, axis_sizes(5, 1)) == 0.0);
+  // pytorch_half_pixel: 0 for one output (row 4), half_pixel otherwise.
+  CHECK(coord::pytorch_half_pixel(0, axis_sizes(5, 1)) == 0.0);
+  CHECK(coord::pytorch_half_pixel(2, axis_sizes(4, 8)) == coord::half_pixel(2, axis_sizes(4, 8)));
+  // half_pixel_symmetric: offset + (x + 0.5) / s - 0.5, offset = in/2 * (1 - out/W).
+  {
+    AxisGeometry g = axis_scale(4, 0.6f);
+    REQUIRE(g.out == 2);
+    const double s = double(0.6f), W = 4.0 * s;
+    const double offset = 2.0 * (1.0 - 2.0 / W);
+    CHECK(coord::half_pixel_symmetric(1, g) == Approx(offset + 1.5 / s - 0.5).epsilon(1e-15));
+    // With sizes, W == out and the offset vanishes.
+    CHECK(coord::half_pixel_symmetric(3, axis_sizes(4, 8)) == coord::half_pixel(3, axis_sizes(4, 8)));
+  }
+  // tf_crop_and_resize: start*(in-1) + x*(end-start)*(in-1)/(out-1); one output: centre.
+  {
+    AxisGeometry g = axis_sizes(5, 3);
+    g.roi_start = 0.4;
+    g.roi_end = 0.6;
+    CHECK(coord::tf_crop_and_resize(0, g) == Approx(1.6).epsilon(1e-15));
+    CHECK(coord::tf_crop_and_resize(2, g) == Approx(2.4).epsilon(1e-15));
+    AxisGeometry g1 = axis_sizes(5, 1);
+    g1.roi_start = 0.2;
+    g1.roi_end = 0.8;
+    CHECK(coord::tf_crop_and_resize(0, g1) == Approx(2.0).epsilon(1e-15));
+  }
+}
+
+TEST_CASE("resize coord: nearest modes decide exact ties") {
+  CHECK(nearest_index(14.5, NearestMode::RoundPreferFloor, 1) == 14);
+  CHECK(nearest_index(14.5, NearestMode::RoundPreferCeil, 1) == 15);
+  CHECK(nearest_index(14.4, NearestMode::RoundPreferCeil, 1) == 14);
+  CHECK(nearest_index(14.6, NearestMode::RoundPreferFloor, 1) == 15);
+  CHECK(nearest_index(14.999, NearestMode::Floor, 1) == 14);
+  CHECK(nearest_index(14.001, NearestMode::Ceil, 1) == 15);
+  for (NearestMode m : {NearestMode::RoundPreferFloor, NearestMode::RoundPreferCeil,
+                        NearestMode::Floor, NearestMode::Ceil})
+    CHECK(nearest_index(3.0, m, 1) == 3);
+  CHECK(nearest_index(-0.5, NearestMode::RoundPreferFloor, 1) == -1);
+  // Resize-10 (row 10): floor when upsampling, ceil when downsampling.
+  CHECK(nearest_index(2.5, NearestMode::Opset10, 2.0) == 2);
+  CHECK(nearest_index(2.5, NearestMode::Opset10, 0.5) == 3);
+  CHECK(nearest_index(2.0, NearestMode::Opset10, 0.5) == 2);
+  // Far-away coordinates do not overflow.
+  CHECK(nearest_index(1e300, NearestMode::Floor, 1) > (int64_t(1) << 31));
+  CHECK(nearest_index(-1e300, NearestMode::Floor, 1) < -(int64_t(1) << 31));
+}
+
+TEST_CASE("resize coord: sizes keep exact ties (row 2)") {
+  // 29 -> 2 with asymmetric: output 1 maps to exactly 14.5 = 1 * 29 / 2.
+  ResizeAttrs at;
+  at.mode = ResizeMode::Nearest;
+  at.coord = CoordMode::Asymmetric;
+  AxisPlan p;
+  at.nearest = NearestMode::RoundPreferCeil;
+  REQUIRE(build_axis_plan(at, axis_sizes(29, 2), &p).ok());
+  CHECK(p.index[1] == 15);
+  at.nearest = NearestMode::RoundPreferFloor;
+  REQUIRE(build_axis_plan(at, axis_sizes(29, 2), &p).ok());
+  CHECK(p.index[1] == 14);
+}
+
+TEST_CASE("resize cubic kernel values") {
+  CHECK(cubic_kernel(0, -0.75) == 1.0);
+  CHECK(cubic_kernel(1, -0.75) == 0.0);
+  CHECK(cubic_kernel(2, -0.75) == 0.0);
+  CHECK(cubic_kernel(0.5, -0.75) == Approx(0.59375));
+  CHECK(cubic_kernel(-0.5, -0.75) == Approx(0.59375));
+  CHECK(cubic_kernel(1.5, -0.75) == Approx(-0.09375));
+  CHECK(cubic_kernel(1.5, -0.5) == Approx(-0.0625));
+  CHECK(cubic_kernel(2.5, -0.5) == 0.0);
+}
+
+namespace {
+
+ResizeInputs with_sizes(std::initializer_list<int64_t> s) {
+  ResizeInputs in;
+  in.has_sizes = true;
+  int i = 0;
+  for (int64_t v : s) in.sizes[i++] = v;
+  in.n_axes = i;
+  return in;
+}
+ResizeInputs with_scales(std::initializer_list<double> s) {
+  ResizeInputs in;
+  in.has_scales = true;
+  int i = 0;
+  for (double v : s) in.scales[i++] = double(float(v));
+  in.n_axes = i;
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("resize shape: scales, sizes, axes, keep_aspect_ratio_policy") {
+  ResizeAttrs at;
+  ResizeGeometry geo;
+  const int64_t d4[] = {1, 1, 2, 4};
+  REQUIRE(resize_geometry(at, with_scales({1, 1, 0.6, 0.6}), 4, d4, &geo).ok());
+  CHECK(geo.axis[2].out == 1);
+  CHECK(geo.axis[3].out == 2);
+  REQUIRE(resize_geometry(at, with_sizes({1, 1, 7, 8}), 4, d4, &geo).ok());
+  CHECK(geo.axis[2].out == 7);
+  CHECK(geo.axis[3].out == 8);
+  CHECK(geo.axis[3].scale() == 2.0);
+
+  // keep_aspect_ratio_policy on a 2x4 input, sizes 7x8: not_larger -> scale 2 -> 4x8;
+  // not_smaller -> scale 3.5 -> 7x14.
+  ResizeInputs in = with_sizes({7, 8});
+  in.has_axes = true;
+  in.axes[0] = 2;
+  in.axes[1] = 3;
+  at.policy = AspectPolicy::NotLarger;
+  REQUIRE(resize_geometry(at, in, 4, d4, &geo).ok());
+  CHECK(geo.axis[2].out == 4);
+  CHECK(geo.axis[3].out == 8);
+  at.policy = AspectPolicy::NotSmaller;
+  REQUIRE(resize_geometry(at, in, 4, d4, &geo).ok());
+  CHECK(geo.axis[2].out == 7);
+  CHECK(geo.axis[3].out == 14);
+  CHECK(geo.axis[0].out == 1);
+  // Rounds half up: 3 -> scale 0.5 of 5 = 2.5 -> 3.
+  const int64_t d2[] = {5, 4};
+  ResizeInputs h = with_sizes({3, 2});
+  at.policy = AspectPolicy::NotLarger;
+  REQUIRE(resize_geometry(at, h, 2, d2, &geo).ok());
+  CHECK(geo.axis[0].out == 3);
+  CHECK(geo.axis[1].out == 2);
+}
+
+TEST_CASE("resize shape: errors name the input") {
+  ResizeAttrs at;
+  ResizeGeometry geo;
+  const int64_t d[] = {2, 3};
+  ResizeInputs both = with_scales({1, 1});
+  both.has_sizes = true;
+  Status st = resize_geometry(at, both, 2, d, &geo);
+  CHECK(st.kind == ErrorKind::RangeError);
+  CHECK(st.message.find("scales and sizes") != std::string::npos);
+  ResizeInputs none;
+  CHECK(!resize_geometry(at, none, 2, d, &geo).ok());
+  st = resize_geometry(at, with_scales({1, 0}), 2, d, &geo);
+  CHECK(st.message.find("scales") != std::string::npos);
+  CHECK(!resize_geometry(at, with_scales({1, NAN}), 2, d, &geo).ok());
+  CHECK(!resize_geometry(at, with_scales({1, INFINITY}), 2, d, &geo).ok());
+  st = resize_geometry(at, with_sizes({1, -1}), 2, d, &geo);
+  CHECK(st.message.find("sizes") != std::string::npos);
+  ResizeInputs rep = with_sizes({1, 1});
+  rep.has_axes = true;
+  rep.axes[0] = 1;
+  rep.axes[1] = 1;
+  st = resize_geometry(at, rep, 2, d, &geo);
+  CHECK(st.message.find("axes") != std::string::npos);
+  rep.axes[0] = 2;
+  CHECK(!resize_geometry(at, rep, 2, d, &geo).ok());
+}
+
+namespace {
+
+struct Rng {
+  std::mt19937_64 g;
+  explicit Rng(uint64_t seed) : g(seed) {}
+  int64_t range(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(g); }
+  double real(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(g); }
+  bool coin() { return range(0, 1) == 1; }
+  template <typename T>
+  T pick(std::initializer_list<T> l) { return *(l.begin() + range(0, int64_t(l.size()) - 1)); }
+};
+
+ResizeAttrs random_attrs(Rng& r) {
+  ResizeAttrs at;
+  at.mode = r.pick({ResizeMode::Nearest, ResizeMode::Linear, ResizeMode::Cubic});
+  at.coord = r.pick({CoordMode::HalfPixel, CoordMode::HalfPixelSymmetric, CoordMode::PytorchHalfPixel,
+                     CoordMode::AlignCorners, CoordMode::Asymmetric, CoordMode::TfHalfPixelForNN,
+                     CoordMode::TfCropAndResize});
+  at.nearest = r.pick({NearestMode::RoundPreferFloor, NearestMode::RoundPreferCeil, NearestMode::Floor,
+                       NearestMode::Ceil, NearestMode::Opset10});
+  at.cubic_a = r.pick({-0.75, -0.5});
+  at.exclude_outside = r.coin();
+  at.antialias = r.coin();
+  at.extrapolation_value = r.pick({0.0, -7.5, 10.0});
+  return at;
+}
+
+// Random inputs for a tensor of the given rank: scales or sizes, sometimes a roi.
+ResizeInputs random_inputs(Rng& r, const ResizeAttrs& at, int rank, const int64_t* dims) {
+  ResizeInputs in;
+  in.n_axes = rank;
+  if (r.coin()) {
+    in.has_scales = true;
+    for (int i = 0; i < rank; ++i)
+      in.scales[i] = double(float(r.pick({0.5, 0.6, 0.75, 1.0, 1.0, 1.5, 1.7, 2.0, 3.0})));
+  } else {
+    in.has_sizes = true;
+    for (int i = 0; i < rank; ++i) in.sizes[i] = r.range(1, std::max<int64_t>(1, dims[i] * 3));
+  }
+  if (at.coord == CoordMode::TfCropAndResize) {
+    in.has_roi = true;
+    for (int i = 0; i < rank; ++i) {
+      double a = r.real(-0.3, 0.6), b = r.real(0.4, 1.3);
+      in.roi[i] = a;
+      in.roi[rank + i] = b;
+    }
+  }
+  return in;
+}
+
+template <typename T>
+void check_against_reference(uint64_t seed, int cases) {
+  Rng r(seed);
+  for (int c = 0; c < cases; ++c) {
+    const int rank = int(r.range(1, 4));
+    int64_t dims[kMaxRank];
+    int64_t n = 1;
+    for (int i = 0; i < rank; ++i) {
+      dims[i] = r.range(1, rank <= 2 ? 9 : 5);
+      n *= dims[i];
+    }
+    ResizeAttrs at = random_attrs(r);
+    ResizeInputs in = random_inputs(r, at, rank, dims);
+    ResizePlan plan;
+    Status st = resize_plan(at, in, rank, dims, &plan);
+    REQUIRE(st.ok());
+    std::vector<T> x(static_cast<size_t>(n));
+    std::vector<double> xd(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      x[size_t(i)] = T(r.real(-10, 10));
+      xd[size_t(i)] = double(x[size_t(i)]);
+    }
+    int64_t m = 1;
+    std::vector<ref::Axis> axes;
+    for (int i = 0; i < rank; ++i) {
+      const AxisGeometry& g = plan.geo.axis[i];
+      axes.push_back({g.in, g.out, g.scale_num, g.scale_den, g.roi_start, g.roi_end});
+      m *= g.out;
+    }
+    std::vector<T> y(static_cast<size_t>(m) + 1);
+    TensorView xv, yv;
+    xv.type = yv.type = ElemTraits<T>::kType;
+    xv.rank = yv.rank = rank;
+    for (int i = 0; i < rank; ++i) {
+      xv.dims[i] = dims[i];
+      yv.dims[i] = plan.out_dims[i];
+    }
+    xv.data = x.data();
+    yv.data = y.data();
+    REQUIRE(resize_execute(plan, xv, &yv).ok());
+    std::vector<double> expect = ref::resize(at, axes, xd);
+    const double tol = std::is_same<T, float>::value ? 1e-5 : 1e-12;
+    INFO("seed " << seed << " case " << c << " rank " << rank << " mode " << int(at.mode)
+                 << " coord " << int(at.coord) << " nearest " << int(at.nearest)
+                 << " antialias " << at.antialias << " exclude " << at.exclude_outside);
+    for (int64_t i = 0; i < m; ++i) {
+      const double e = expect[size_t(i)], a = double(y[size_t(i)]);
+      if (at.mode == ResizeMode::Nearest) {
+        REQUIRE(a == double(T(e)));
+      } else if (!(std::fabs(a - e) <= tol * (1 + std::fabs(e)) * 4)) {
+        FAIL("element " << i << ": got " << a << ", expected " << e);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("resize op: float32 matches the slow reference on random cases") {
+  check_against_reference<float>(1, 400);
+}
+
+TEST_CASE("resize op: float64 matches the slow reference on random cases") {
+  check_against_reference<double>(2, 400);
+}
+
+TEST_CASE("resize plan: invariants on random axes") {
+  Rng r(3);
+  for (int c = 0; c < 2000; ++c) {
+    ResizeAttrs at = random_attrs(r);
+    AxisGeometry g;
+    g.in = r.range(1, 40);
+    if (r.coin()) {
+      g.out = r.range(1, 60);
+      g.scale_num = double(g.out);
+      g.scale_den = double(g.in);
+    } else {
+      g.scale_num = double(float(r.real(0.05, 4.0)));
+      g.out = int64_t(std::floor(double(g.in) * g.scale_num));
+    }
+    g.roi_start = r.real(-0.2, 0.5);
+    g.roi_end = r.real(0.5, 1.2);
+    AxisPlan p;
+    REQUIRE(build_axis_plan(at, g, &p).ok());
+    INFO("case " << c);
+    for (int64_t o = 0; o < g.out; ++o) {
+      const int n = p.count[o];
+      REQUIRE(n <= p.taps);
+      if (p.outside[o]) {
+        CHECK(n == 0);
+        continue;
+      }
+      REQUIRE(n >= 1);
+      double sum = 0;
+      for (int k = 0; k < n; ++k) {
+        REQUIRE(p.index[o * p.taps + k] >= 0);
+        REQUIRE(p.index[o * p.taps + k] < g.in);
+        REQUIRE(p.weight[o * p.taps + k] != 0.0);
+        REQUIRE(p.weight_f[o * p.taps + k] == float(p.weight[o * p.taps + k]));
+        sum += p.weight[o * p.taps + k];
+      }
+      REQUIRE(sum == Approx(1.0).epsilon(1e-12));
+      for (int k = n; k < p.taps; ++k) REQUIRE(p.weight[o * p.taps + k] == 0.0);
+    }
+    if (p.identity) CHECK(g.out == g.in);
+  }
+}
+
+TEST_CASE("resize plan: antialias has no effect on an upsampling axis (row 9)") {
+  ResizeAttrs a, b;
+  a.mode = b.mode = ResizeMode::Cubic;
+  b.antialias = true;
+  AxisPlan pa, pb;
+  AxisGeometry g = axis_scale(7, 1.7f);
+  REQUIRE(build_axis_plan(a, g, &pa).ok());
+  REQUIRE(build_axis_plan(b, g, &pb).ok());
+  REQUIRE(pa.taps == pb.taps);
+  for (int64_t i = 0; i < g.out * pa.taps; ++i) {
+    CHECK(pa.index[i] == pb.index[i]);
+    CHECK(pa.weight[i] == Approx(pb.weight[i]).margin(1e-15));
+  }
+  // Downsampling by 3 widens the linear window to 6 taps (support 1/scale each side).
+  ResizeAttrs l;
+  l.mode = ResizeMode::Linear;
+  l.antialias = true;
+  AxisPlan pl;
+  REQUIRE(build_axis_plan(l, axis_sizes(9, 3), &pl).ok());
+  CHECK(pl.taps == 6);
+}
+
+TEST_CASE("resize plan: an identity axis is detected and skipped") {
+  ResizeAttrs at;
+  at.mode = ResizeMode::Cubic;
+  AxisPlan p;
+  REQUIRE(build_axis_plan(at, axis_sizes(5, 5), &p).ok());
+  CHECK(p.identity);
+  at.coord = CoordMode::AlignCorners;
+  REQUIRE(build_axis_plan(at, axis_scale(5, 1.0f), &p).ok());
+  CHECK(p.identity);
+  at.coord = CoordMode::HalfPixel;
+  REQUIRE(build_axis_plan(at, axis_sizes(5, 6), &p).ok());
+  CHECK(!p.identity);
+}
+
+#if OSW_HAVE_SIMD
+namespace {
+template <typename F>
+void simd_matches_scalar(uint64_t seed) {
+  Rng r(seed);
+  for (int c = 0; c < 300; ++c) {
+    ResizeAttrs at = random_attrs(r);
+    if (at.mode == ResizeMode::Nearest) at.mode = ResizeMode::Linear;
+    AxisGeometry g = axis_sizes(r.range(1, 12), r.range(1, 12));
+    AxisPlan p;
+    REQUIRE(build_axis_plan(at, g, &p).ok());
+    const int64_t outer = r.range(1, 3), inner = r.range(1, 37);
+    std::vector<F> x(static_cast<size_t>(outer * g.in * inner));
+    for (F& v : x) v = F(r.real(-100, 100));
+    std::vector<F> ys(static_cast<size_t>(outer * g.out * inner)), yv(ys.size());
+    const F* w;
+    if constexpr (std::is_same<F, float>::value) w = p.weight_f.data();
+    else w = p.weight.data();
+    resize_pass_scalar<F, F, F>(x.data(), ys.data(), outer, inner, p, w);
+    resize_pass_simd<F>(x.data(), yv.data(), outer, inner, p, w);
+    for (size_t i = 0; i < ys.size(); ++i) {
+      if (p.outside[(i / size_t(inner)) % size_t(g.out)]) continue;  // filled later
+      REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(F)) == 0);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("resize kernel: SIMD pass equals the scalar pass bit for bit") {
+  simd_matches_scalar<float>(4);
+  simd_matches_scalar<double>(5);
+}
+#endif
+
+TEST_CASE("resize op: NaN and Inf stay local; -0.0 survives") {
+  // Asymmetric 2x linear: even outputs sit exactly on an input (one tap of weight 1).
+  ResizeAttrs at;
+  at.mode = ResizeMode::Linear;
+  at.coord = CoordMode::Asymmetric;
+  ResizeInputs in = with_scales({2});
+  float x[4] = {1, NAN, 3, -0.0f};
+  float y[8];
+  TensorView xv, yv;
+  xv.type = yv.type = DType::Float32;
+  xv.rank = 1;
+  xv.dims[0] = 4;
+  xv.data = x;
+  yv.data = y;
+  REQUIRE(resize(at, in, xv, &yv).ok());
+  CHECK(y[0] == 1.0f);
+  CHECK(std::isnan(y[1]));
+  CHECK(std::isnan(y[2]));
+  CHECK(std::isnan(y[3]));
+  CHECK(y[4] == 3.0f);
+  CHECK(y[5] == 1.5f);
+  CHECK(y[6] == 0.0f);
+  CHECK(std::signbit(y[6]));
+  x[1] = INFINITY;
+  REQUIRE(resize(at, in, xv, &yv).ok());
+  CHECK(y[2] == INFINITY);
+  CHECK(y[0] == 1.0f);
+  CHECK(y[4] == 3.0f);
+}
+
+TEST_CASE("resize op: empty tensors (row 12)") {
+  ResizeAttrs at;
+  at.mode = ResizeMode::Linear;
+  float x[1] = {0}, y[1] = {0};
+  TensorView xv, yv;
+  xv.type = yv.type = DType::Float32;
+  xv.rank = 2;
+  xv.dims[0] = 0;
+  xv.dims[1] = 3;
+  xv.data = x;
+  yv.data = y;
+  REQUIRE(resize(at, with_sizes({0, 6}), xv, &yv).ok());
+  CHECK(yv.dims[0] == 0);
+  CHECK(yv.dims[1] == 6);
+  // No source to fill a non-empty output from.
+  Status st = resize(at, with_sizes({2, 6}), xv, &yv);
+  CHECK(st.kind == ErrorKind::RangeError);
+  CHECK(st.message.find("X") != std::string::npos);
+}
+
+TEST_CASE("resize op: tf_crop_and_resize fills outside the box on every axis (row 15)") {
+  // 1x1x3x3 input, roi that extends past the input on axis 0 (N) too.
+  ResizeAttrs at;
+  at.mode = ResizeMode::Linear;
+  at.coord = CoordMode::TfCropAndResize;
+  at.extrapolation_value = 10.0;
+  ResizeInputs in = with_sizes({3, 3});
+  in.has_roi = true;
+  in.roi[0] = -1.0;  // axis 0: from -1 to 1 over 3 outputs -> coords -1, 0, 1 (in=2)
+  in.roi[1] = 0.0;
+  in.roi[2] = 1.0;
+  in.roi[3] = 1.0;
+  float x[6] = {1, 2, 3, 4, 5, 6};  // 2x3
+  float y[9];
+  TensorView xv, yv;
+  xv.type = yv.type = DType::Float32;
+  xv.rank = 2;
+  xv.dims[0] = 2;
+  xv.dims[1] = 3;
+  xv.data = x;
+  yv.data = y;
+  REQUIRE(resize(at, in, xv, &yv).ok());
+  // Row 0 is outside (coordinate -1): all 10. Rows 1 and 2 are inputs rows 0 and 1.
+  for (int j = 0; j < 3; ++j) CHECK(y[j] == 10.0f);
+  CHECK(y[3] == 1.0f);
+  CHECK(y[5] == 3.0f);
+  CHECK(y[8] == 6.0f);
+}
