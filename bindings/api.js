@@ -160,10 +160,29 @@ function makeApi(loadModule) {
       throw new TypeError(`${what}: expected a tensor of type ${allowed.join(' or ')}, got '${v.type}'`);
   }
 
+  // IEEE half-precision bits -> number.
+  function halfToNumber(h) {
+    const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    if (e === 0) return s * m * 2 ** -24;
+    if (e === 31) return m ? NaN : s * Infinity;
+    return s * (1 + m / 1024) * 2 ** (e - 15);
+  }
+
+  // The values of a small tensor (roi, scales, sizes) as numbers.
   function tensorNumbers(v) {
     const out = new Array(v.size);
-    for (let i = 0; i < v.size; i++) out[i] = Number(v.data[i]);
+    const bits = v.type === 'float16' && v.data instanceof Uint16Array;
+    for (let i = 0; i < v.size; i++) out[i] = bits ? halfToNumber(v.data[i]) : Number(v.data[i]);
     return out;
+  }
+
+  // A float16 grid is widened to float32 (exact) before it enters the core.
+  function widenHalf(v) {
+    if (v.type !== 'float16') return v;
+    const data = new Float32Array(v.size);
+    if (v.data instanceof Uint16Array) for (let i = 0; i < v.size; i++) data[i] = halfToNumber(v.data[i]);
+    else data.set(v.data);
+    return { type: 'float32', dims: v.dims, data, info: TYPES.float32, size: v.size };
   }
 
   // ---------------------------------------------------------------- operator tables
@@ -292,12 +311,12 @@ function makeApi(loadModule) {
       return p;
     }
 
-    _copyOut(type, dims, p, n) {
-      const info = TYPES[type];
-      const bytes = n * info.bytes;
-      const Ctor = type === 'uint8' || type === 'bool' ? Uint8Array : info.arrays[0];
-      const data = new Ctor(this._M.HEAPU8.buffer.slice(p, p + bytes));
-      return { type, dims, data };
+    // The result is carried in the same kind of TypedArray as X's data (Float16Array stays
+    // Float16Array, Uint8ClampedArray stays Uint8ClampedArray).
+    _copyOut(x, dims, p, n) {
+      const bytes = n * x.info.bytes;
+      const data = new x.data.constructor(this._M.HEAPU8.buffer.slice(p, p + bytes));
+      return { type: x.type, dims, data };
     }
 
     _readOutDims(b) {
@@ -348,7 +367,7 @@ function makeApi(loadModule) {
         xp = this._copyIn(x, 'X');
         yp = this._alloc(out.n * x.info.bytes, 'Y');
         this._check(M.execResize(xp, yp));
-        return this._copyOut(x.type, out.dims, yp, out.n);
+        return this._copyOut(x, out.dims, yp, out.n);
       } finally {
         if (xp) M.free(xp);
         if (yp) M.free(yp);
@@ -377,7 +396,7 @@ function makeApi(loadModule) {
         gp = this._copyIn(grid, 'grid');
         yp = this._alloc(out.n * x.info.bytes, 'Y');
         this._check(M.execGridSample(xp, gp, yp));
-        return this._copyOut(x.type, out.dims, yp, out.n);
+        return this._copyOut(x, out.dims, yp, out.n);
       } finally {
         if (xp) M.free(xp);
         if (gp) M.free(gp);
@@ -458,7 +477,7 @@ function makeApi(loadModule) {
         throw new RangeError(`keep_aspect_ratio_policy: '${attr(a, 'keep_aspect_ratio_policy')}' applies only when sizes is given`);
       if (p.coord === COORD_MODES.tf_crop_and_resize) {
         if (!roi) throw new TypeError("roi: required when coordinate_transformation_mode is 'tf_crop_and_resize'");
-        requireType(roi, 'roi', ['float32', 'float64']);
+        requireType(roi, 'roi', ['float32', 'float64', 'float16']);
         p.roi = this._listOf(roi, 'roi', 2 * n, `twice the ${nWhat}`);
       }
       return this._resize(x, p);
@@ -543,8 +562,8 @@ function makeApi(loadModule) {
       if (exactRank && x.dims.length !== exactRank)
         throw new RangeError(`X: GridSample-16 accepts only 4-D input (N, C, H, W), got rank ${x.dims.length}; use opset 20 or later for other ranks`);
       this._checkRank(x, 'X', 3);
-      requireType(grid, 'grid', ['float32', 'float64']);
-      return this._gridSample(x, grid, p);
+      requireType(grid, 'grid', ['float32', 'float64', 'float16']);
+      return this._gridSample(x, widenHalf(grid), p);
     }
 
     // ------------------------------------------------------------ friendly level
@@ -629,6 +648,10 @@ function makeApi(loadModule) {
     const v = o[name];
     return v === undefined ? dflt : v;
   }
+
+  // bindings/image.js, when built in, adds the image helpers (ImageData <-> tensor).
+  if (typeof installImageHelpers === 'function')
+    installImageHelpers(Sampler, { checkTensor, checkOptions, checkEnum, checkNumber, checkInt, describe, TYPES });
 
   return { createSampler, TENSOR_TYPES: Object.freeze(Object.keys(TYPES)) };
 }

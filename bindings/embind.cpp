@@ -11,6 +11,8 @@
 // per-call cost to a few hundred nanoseconds.
 #include <emscripten/bind.h>
 
+#include <malloc.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -190,6 +192,9 @@ uintptr_t mem_alloc(double bytes) {
 }
 void mem_free(uintptr_t p) { std::free(reinterpret_cast<void*>(p)); }
 
+// Bytes currently allocated with malloc: the leak tests check that calls return to it.
+double heap_used() { return static_cast<double>(mallinfo().uordblks); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
@@ -202,6 +207,7 @@ EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
   function("lastError", &last_error);
   function("alloc", &mem_alloc);
   function("free", &mem_free);
+  function("heapUsed", &heap_used);
   constant("MAX_RANK", static_cast<int>(kMaxRank));
   constant("SLOT_OP", static_cast<int>(kOp));
   constant("SLOT_X_TYPE", static_cast<int>(kXType));

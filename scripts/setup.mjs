@@ -21,6 +21,9 @@ const NEEDS = [
   { what: 'cmake', ok: () => onPath('cmake'), pkg: 'cmake' },
   { what: 'Catch2 v2 headers', ok: () => existsSync('/usr/include/catch2/catch.hpp'), pkg: 'catch2' },
   { what: 'acorn for emcc', ok: () => existsSync('/usr/share/nodejs/acorn'), pkg: 'node-acorn' },
+  { what: 'Chromium (browser tests)', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },
+  { what: 'SIMDe headers (native sanitizer build)', ok: () => existsSync('/usr/include/simde/wasm/simd128.h'), pkg: 'libsimde-dev' },
+  { what: 'clang 14 sanitizer/fuzzer runtime', ok: () => existsSync('/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a'), pkg: 'libclang-rt-14-dev' },
 ];
 
 function onPath(cmd) {

@@ -8,7 +8,7 @@
 //
 // Options: --only=<regex> runs only the node:test files whose name matches.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -96,6 +96,25 @@ step('node:test (tests/js)', () => {
   if (pass === 0) throw new Error('no node test ran');
   return `${pass} tests in ${files.length} files`;
 });
+
+// 5. Browser: the packed package, the conformance suite and the demo in headless Chromium.
+if (existsSync(join(root, 'tests', 'browser')) && !only) {
+  step('browser tests (Playwright + Chromium)', () => {
+    const files = readdirSync(join(root, 'tests', 'browser')).filter((f) => f.endsWith('.test.mjs')).sort();
+    if (!files.length) throw new Error('no browser test files');
+    const r = runLogged('node', ['--test', '--test-reporter=spec', '--test-concurrency=1', ...files.map((f) => join('tests', 'browser', f))], {
+      env: { ...env, OSW_PACKAGE: packageDir, OSW_TARBALL: tarball },
+    });
+    const out = r.stdout || '';
+    const pass = Number((out.match(/ℹ pass (\d+)/) || [])[1] || 0);
+    const fail = Number((out.match(/ℹ fail (\d+)/) || [])[1] || 0);
+    passedCount += pass;
+    failedCount += fail;
+    if (r.status !== 0 || fail > 0) throw new Error(`${fail} browser tests failed`);
+    if (pass === 0) throw new Error('no browser test ran');
+    return `${pass} tests in ${files.length} files`;
+  });
+}
 
 console.log('\n=== summary');
 for (const line of summary) console.log(line);

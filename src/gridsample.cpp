@@ -28,6 +28,9 @@ namespace osw {
 namespace gs {
 
 double unnormalize(double g, int64_t L, bool align_corners) {
+  // An infinite g stays infinite (far out of bounds, SEMANTICS row 11), also where the
+  // formula would give Inf * 0 = NaN (L = 1 with align_corners=1).
+  if (std::isinf(g)) return g;
   const double len = static_cast<double>(L);
   if (align_corners) return (g + 1.0) / 2.0 * (len - 1.0);
   return ((g + 1.0) * len - 1.0) / 2.0;
@@ -245,6 +248,7 @@ inline C gather_dot_scalar(const T* x, const Off* off, const C* w, int64_t n) {
 template <typename C, typename T, typename Off>
 inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
   if constexpr (std::is_same<C, float>::value) {
+    if (n < 4) return gather_dot_scalar(x, off, w, n);  // nearest, or few taps
     v128_t acc = wasm_f32x4_splat(0.0f);
     int64_t k = 0;
     for (; k + 4 <= n; k += 4) {
@@ -260,6 +264,7 @@ inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
     for (; k < n; ++k) s += w[k] * static_cast<float>(ElemTraits<T>::load(x[off[k]]));
     return s;
   } else if constexpr (std::is_same<C, double>::value) {
+    if (n < 2) return gather_dot_scalar(x, off, w, n);
     v128_t acc = wasm_f64x2_splat(0.0);
     int64_t k = 0;
     for (; k + 2 <= n; k += 2) {
@@ -302,17 +307,12 @@ template <typename G, typename C, typename Off>
 Off plan_location(const GridSampleAttrs& attrs, const Geometry& geo, const G* gv, Off* off,
                   C* w, double* wd) {
   const int r = geo.r;
-  gs::AxisTaps taps[kMaxRank];
-  for (int a = 0; a < r; ++a) {
-    const double g = static_cast<double>(gv[r - 1 - a]);
-    if (std::isnan(g)) {
+  for (int k = 0; k < r; ++k) {
+    if (std::isnan(static_cast<double>(gv[k]))) {
       off[0] = 0;
       w[0] = std::numeric_limits<C>::quiet_NaN();
       return 1;
     }
-    gs::axis_taps(attrs.mode, attrs.padding, attrs.align_corners, geo.len[a],
-                  gs::unnormalize(g, geo.len[a], attrs.align_corners), &taps[a]);
-    if (taps[a].count == 0) return 0;  // zeros padding: every tap out of bounds
   }
   // Outer product over the axes, outermost first, so that the innermost axis varies
   // fastest and offsets ascend. Expanded in place from the back: entry i of m becomes
@@ -320,9 +320,14 @@ Off plan_location(const GridSampleAttrs& attrs, const Geometry& geo, const G* gv
   int64_t m = 1;
   off[0] = 0;
   wd[0] = 1.0;
+  gs::AxisTaps t;
   for (int a = 0; a < r; ++a) {
-    const gs::AxisTaps& t = taps[a];
+    gs::axis_taps(attrs.mode, attrs.padding, attrs.align_corners, geo.len[a],
+                  gs::unnormalize(static_cast<double>(gv[r - 1 - a]), geo.len[a],
+                                  attrs.align_corners),
+                  &t);
     const int c = t.count;
+    if (c == 0) return 0;  // zeros padding: every tap out of bounds
     for (int64_t i = m - 1; i >= 0; --i) {
       const Off base = off[i];
       const double bw = wd[i];

@@ -37,6 +37,7 @@ namespace gs {
 // Grid value g in [-1, 1] -> pixel coordinate on an axis of length L:
 //   align_corners=1: x = (g + 1) / 2 * (L - 1)   (-1 and 1 are the corner pixels' centres)
 //   align_corners=0: x = ((g + 1) * L - 1) / 2   (-1 and 1 are the corner pixels' outer edges)
+// +-Inf gives +-Inf (far out of bounds), even for L = 1 with align_corners=1.
 double unnormalize(double g, int64_t L, bool align_corners);
 
 // The borders that padding_mode=reflection reflects about: [-0.5, L - 0.5] for

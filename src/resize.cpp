@@ -204,13 +204,9 @@ Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y
   }
   if (y->type != x.type) return Status::Type("Y: type must equal X's type");
   if (y->elements() == 0) return Status::Ok();
-  switch (x.type) {
-    case DType::Float32: return execute_typed<float>(plan, x, y);
-    case DType::Float64: return execute_typed<double>(plan, x, y);
-    default:
-      return Status::Type(std::string("X: element type ") + dtype_name(x.type) +
-                          " is not supported");
-  }
+  return dispatch_dtype(x.type, "X", [&](auto tag) {
+    return execute_typed<decltype(tag)>(plan, x, y);
+  });
 }
 
 Status resize(const ResizeAttrs& attrs, const ResizeInputs& inputs, const TensorView& x,

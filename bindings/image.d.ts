@@ -1,0 +1,110 @@
+// Declarations of the image helpers (bindings/image.js), to be merged into index.d.ts:
+// `interface Sampler extends ImageHelpers`, and the import below dropped. They compile with
+// and without the DOM lib: the browser-only types are looked up on globalThis.
+
+import type { Tensor, OutputTensor, ResizeMode, CoordinateTransformationMode, NearestMode } from './index.js';
+
+/** RGBA bytes, row-major, 4 per pixel: what ImageData holds, and what Node gets back. */
+export interface ImageDataLike {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8ClampedArray | Uint8Array;
+  readonly colorSpace?: string;
+}
+
+/** `T` of a DOM class when the DOM lib is loaded, `never` otherwise. */
+type DomClass<Name extends string> =
+  typeof globalThis extends { [K in Name]: { prototype: infer T } } ? T : never;
+
+/** What the image helpers read: ImageData(-like) everywhere; in browsers also DOM images. */
+export type ImageSource =
+  | ImageDataLike
+  | DomClass<'ImageData'>
+  | DomClass<'ImageBitmap'>
+  | DomClass<'HTMLCanvasElement'>
+  | DomClass<'OffscreenCanvas'>
+  | DomClass<'HTMLImageElement'>
+  | DomClass<'SVGImageElement'>
+  | DomClass<'HTMLVideoElement'>
+  | DomClass<'VideoFrame'>;
+
+/** What the helpers return: an ImageData in browsers and workers; a plain object in Node. */
+export type ImageDataResult = [DomClass<'ImageData'>] extends [never]
+  ? { width: number; height: number; data: Uint8ClampedArray; colorSpace: string }
+  : DomClass<'ImageData'>;
+
+export type ImageLayout = 'nchw' | 'nhwc';
+
+/** Model preprocessing: tensor value = (pixel * scale - mean[c]) / std[c], pixel in 0..255. */
+export interface PixelNormalization {
+  /** Multiplies the 0..255 pixel first, e.g. 1 / 255. Default 1. Not 0. */
+  scale?: number;
+  /** One value per channel (with 4 channels, 3 values leave alpha unnormalised). Default 0. */
+  mean?: ArrayLike<number>;
+  /** One value per channel, none 0. Default 1. */
+  std?: ArrayLike<number>;
+}
+
+export interface ImageToTensorOptions<T extends 'float32' | 'uint8' = 'float32' | 'uint8'> extends PixelNormalization {
+  /** (1, C, H, W) or (1, H, W, C). Default 'nchw'. */
+  layout?: ImageLayout;
+  /** Default 'float32' for 'nchw', 'uint8' for 'nhwc'. uint8 takes no mean / std / scale. */
+  type?: T;
+  /** 3: RGB (alpha dropped), 4: RGBA. Default 3. */
+  channels?: 3 | 4;
+  /** Multiply R, G, B by alpha / 255 before normalising. Default false. */
+  premultiply?: boolean;
+}
+
+export interface TensorToImageDataOptions extends PixelNormalization {
+  /** Layout of the tensor: (1,) C, H, W or (1,) H, W, C with C = 1, 3 or 4. Default 'nchw'. */
+  layout?: ImageLayout;
+  /** The tensor holds premultiplied RGBA: divide R, G, B by alpha. Default false. */
+  premultiply?: boolean;
+}
+
+export interface ResizeImageOptions {
+  /** Output width; give width, height or both (one alone keeps the aspect ratio). */
+  width?: number;
+  /** Output height. */
+  height?: number;
+  /**
+   * Instead of width / height: a scale factor, or [scaleY, scaleX]. Passed to resize() as
+   * ONNX scales (the output is floor(length * scale), coordinates follow the scale).
+   */
+  scale?: number | readonly [number, number];
+  /** Default 'linear'. */
+  mode?: ResizeMode;
+  /** Widen the filter when shrinking (linear and cubic). Default true, unlike resize(). */
+  antialias?: boolean;
+  /** Filter premultiplied colours so transparent pixels do not bleed. Default true. */
+  premultiply?: boolean;
+  /** Filter in linear light (sRGB decoded, re-encoded after). Default false. */
+  linearLight?: boolean;
+  /** As in resize(). Default 'half_pixel'. */
+  coordinateTransformationMode?: Exclude<CoordinateTransformationMode, 'tf_half_pixel_for_nn' | 'tf_crop_and_resize'>;
+  /** As in resize(). Default -0.75. */
+  cubicCoeffA?: number;
+  /** As in resize(). Default false. */
+  excludeOutside?: boolean;
+  /** As in resize(). Default 'round_prefer_floor'. */
+  nearestMode?: NearestMode;
+}
+
+/** The image helpers of a Sampler. */
+export interface ImageHelpers {
+  /**
+   * Reads an image's RGBA pixels into a tensor: (1, C, H, W) or (1, H, W, C).
+   * Throws TypeError for a wrong kind of argument, RangeError for a bad value.
+   */
+  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'uint8'> & { type: 'uint8' }): OutputTensor<'uint8'>;
+  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'float32'> & { type: 'float32' }): OutputTensor<'float32'>;
+  imageToTensor(image: ImageSource, options?: ImageToTensorOptions): OutputTensor<'float32' | 'uint8'>;
+  /**
+   * Tensor -> image: undoes mean / std / scale (and premultiply), rounds and clamps to 0..255.
+   * 1 channel gives grey, 3 give opaque RGB, 4 RGBA.
+   */
+  tensorToImageData(tensor: Tensor<'float32' | 'float64' | 'uint8'>, options?: TensorToImageDataOptions): ImageDataResult;
+  /** Resizes an image with premultiplied alpha and (by default) antialiasing. */
+  resizeImage(image: ImageSource, options: ResizeImageOptions): ImageDataResult;
+}

@@ -1,0 +1,261 @@
+// test_types.cpp: element types. Conversions (float16, bfloat16, rounding and saturation)
+// and Resize on every type against the slow reference, computed in double and then
+// stored with the same rule (round half to even, saturate).
+#include <catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "elem.h"
+#include "reference_resize.h"
+#include "resize.h"
+
+using namespace osw;
+
+TEST_CASE("types: float16 conversions") {
+  // Every half converts to float and back to itself (NaNs stay NaN).
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const float f = half_to_float(uint16_t(h));
+    const uint16_t back = half_from_float(f);
+    if (std::isnan(f)) {
+      REQUIRE((back & 0x7C00u) == 0x7C00u);
+      REQUIRE((back & 0x03FFu) != 0);
+    } else {
+      REQUIRE(back == h);
+    }
+  }
+  CHECK(half_to_float(0x3C00) == 1.0f);
+  CHECK(half_to_float(0x7BFF) == 65504.0f);
+  CHECK(half_to_float(0x0001) == std::ldexp(1.0f, -24));
+  CHECK(half_from_float(65519.0f) == 0x7BFF);
+  CHECK(half_from_float(65520.0f) == 0x7C00);            // ties to even: infinity
+  CHECK(half_from_float(1e9f) == 0x7C00);
+  CHECK(half_from_float(-1e9f) == 0xFC00);
+  CHECK(half_from_float(std::ldexp(1.0f, -25)) == 0x0000);   // tie to even: 0
+  CHECK(half_from_float(std::ldexp(3.0f, -25)) == 0x0002);   // 1.5 units: tie to even 2
+  CHECK(half_from_float(-0.0f) == 0x8000);
+  CHECK(half_from_float(1.0f + std::ldexp(1.0f, -11)) == 0x3C00);  // tie: even mantissa
+  CHECK(half_from_float(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3C02);
+}
+
+TEST_CASE("types: bfloat16 conversions") {
+  CHECK(bfloat16_to_float(0x3F80) == 1.0f);
+  CHECK(bfloat16_from_float(1.0f) == 0x3F80);
+  uint32_t bits = 0x3F808000u;  // exactly between 0x3F80 and 0x3F81: ties to even
+  float f;
+  std::memcpy(&f, &bits, 4);
+  CHECK(bfloat16_from_float(f) == 0x3F80);
+  bits = 0x3F818000u;
+  std::memcpy(&f, &bits, 4);
+  CHECK(bfloat16_from_float(f) == 0x3F82);
+  CHECK(std::isnan(bfloat16_to_float(bfloat16_from_float(NAN))));
+  CHECK(bfloat16_from_float(INFINITY) == 0x7F80);
+}
+
+TEST_CASE("types: integer stores round half to even and saturate (row 7)") {
+  CHECK(saturate_round<uint8_t>(2.5f) == 2);
+  CHECK(saturate_round<uint8_t>(3.5f) == 4);
+  CHECK(saturate_round<uint8_t>(-0.5f) == 0);
+  CHECK(saturate_round<uint8_t>(-3.0f) == 0);
+  CHECK(saturate_round<uint8_t>(255.4f) == 255);
+  CHECK(saturate_round<uint8_t>(300.0f) == 255);
+  CHECK(saturate_round<uint8_t>(NAN) == 0);
+  CHECK(saturate_round<int8_t>(-128.6f) == -128);
+  CHECK(saturate_round<int8_t>(-127.5f) == -128);
+  CHECK(saturate_round<int32_t>(2147483647.6) == 2147483647);
+  CHECK(saturate_round<int32_t>(-1e20) == std::numeric_limits<int32_t>::min());
+  CHECK(saturate_round<int64_t>(9.3e18) == std::numeric_limits<int64_t>::max());
+  CHECK(saturate_round<int64_t>(-9.3e18) == std::numeric_limits<int64_t>::min());
+  CHECK(saturate_round<uint64_t>(1.9e19) == std::numeric_limits<uint64_t>::max());
+  CHECK(saturate_round<uint64_t>(-1.0) == 0);
+  CHECK(saturate_round<uint32_t>(INFINITY) == std::numeric_limits<uint32_t>::max());
+  CHECK(ElemTraits<Bool8>::store(0.5f).value == 0);
+  CHECK(ElemTraits<Bool8>::store(0.51f).value == 1);
+  CHECK(ElemTraits<Bool8>::store(1.7f).value == 1);
+  CHECK(ElemTraits<Bool8>::load(Bool8{7}) == 1.0f);
+}
+
+namespace {
+
+template <typename T>
+double to_double(T v) {
+  return static_cast<double>(ElemTraits<T>::load(v));
+}
+
+template <typename T>
+T random_value(std::mt19937_64& g) {
+  using L = std::numeric_limits<T>;
+  std::uniform_int_distribution<int> pick(0, 9);
+  const int k = pick(g);
+  if constexpr (std::is_integral<T>::value) {
+    if (k == 0) return L::min();
+    if (k == 1) return L::max();
+    // Half the range, so that converting back can never overflow.
+    std::uniform_real_distribution<double> d(static_cast<double>(L::min() / 2),
+                                             static_cast<double>(L::max() / 2));
+    if (k < 5) return static_cast<T>(d(g));
+    return T(std::uniform_int_distribution<int>(0, 100)(g));
+  } else {
+    std::uniform_real_distribution<float> d(-100.0f, 100.0f);
+    return ElemTraits<T>::store(d(g));
+  }
+}
+
+template <typename T>
+void check_type(uint64_t seed) {
+  std::mt19937_64 g(seed);
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  for (int c = 0; c < 120; ++c) {
+    const int rank = rnd(1, 3);
+    int64_t dims[kMaxRank];
+    int64_t n = 1;
+    ResizeInputs in;
+    in.has_sizes = true;
+    in.n_axes = rank;
+    for (int i = 0; i < rank; ++i) {
+      dims[i] = rnd(1, 6);
+      n *= dims[i];
+      in.sizes[i] = rnd(1, 9);
+    }
+    ResizeAttrs at;
+    at.mode = static_cast<ResizeMode>(rnd(0, 2));
+    at.coord = static_cast<CoordMode>(rnd(0, 6));
+    at.antialias = rnd(0, 1) == 1;
+    at.extrapolation_value = rnd(0, 1) ? 1e30 : -3.5;  // saturates for integers (row 16)
+    if (at.coord == CoordMode::TfCropAndResize) {
+      in.has_roi = true;
+      for (int i = 0; i < rank; ++i) {
+        in.roi[i] = -0.2;
+        in.roi[rank + i] = 1.1;
+      }
+    }
+    ResizePlan plan;
+    REQUIRE(resize_plan(at, in, rank, dims, &plan).ok());
+    std::vector<T> x(static_cast<size_t>(n));
+    std::vector<double> xd(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      x[size_t(i)] = random_value<T>(g);
+      xd[size_t(i)] = to_double(x[size_t(i)]);
+    }
+    std::vector<ref::Axis> axes;
+    int64_t m = 1;
+    for (int i = 0; i < rank; ++i) {
+      const AxisGeometry& ge = plan.geo.axis[i];
+      axes.push_back({ge.in, ge.out, ge.scale_num, ge.scale_den, ge.roi_start, ge.roi_end});
+      m *= ge.out;
+    }
+    std::vector<T> y(static_cast<size_t>(m));
+    TensorView xv, yv;
+    xv.type = yv.type = ElemTraits<T>::kType;
+    xv.rank = yv.rank = rank;
+    for (int i = 0; i < rank; ++i) {
+      xv.dims[i] = dims[i];
+      yv.dims[i] = plan.out_dims[i];
+    }
+    xv.data = x.data();
+    yv.data = y.data();
+    REQUIRE(resize_execute(plan, xv, &yv).ok());
+    const std::vector<double> e = ref::resize(at, axes, xd);
+    using C = typename ElemTraits<T>::Compute;
+    // The Compute-type sum carries an absolute error of a few units in the last place of
+    // the largest input (cancellation in cubic lobes): within that, any answer is right.
+    double max_abs = 0;
+    for (double v : xd) max_abs = std::max(max_abs, std::fabs(v));
+    const double eps = std::is_same<C, float>::value ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
+    const double tol = max_abs * eps * 64;
+    INFO("type " << dtype_name(ElemTraits<T>::kType) << " case " << c << " mode " << int(at.mode)
+                 << " coord " << int(at.coord));
+    for (int64_t i = 0; i < m; ++i) {
+      const T want = ElemTraits<T>::store(static_cast<C>(e[size_t(i)]));
+      const T got = y[size_t(i)];
+      if (at.mode == ResizeMode::Nearest) {
+        // Bit-exact copies (or the saturated extrapolation value).
+        REQUIRE(std::memcmp(&want, &got, sizeof(T)) == 0);
+        continue;
+      }
+      const double dw = to_double(want), dg = to_double(got);
+      if (std::is_integral<T>::value || std::is_same<T, Bool8>::value) {
+        // The library sums in Compute; a sum that lands within a hair of a .5 tie may
+        // round either way. Anything else must match exactly.
+        const double ev = e[size_t(i)];
+        const double frac = std::fabs(ev - std::floor(ev) - 0.5);
+        if (frac < 1e-3 + tol) REQUIRE(std::fabs(dw - dg) <= 1 + tol);
+        else REQUIRE(std::fabs(dw - dg) <= tol);
+      } else {
+        // float16/bfloat16: one unit in the last place of the narrow type.
+        const double ulp = std::is_same<T, Float16>::value ? 1.0 / 1024 : 1.0 / 128;
+        REQUIRE((dw == dg || std::fabs(dw - dg) <= ulp * std::fabs(dw) + 1e-4));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("types: Resize on every type matches the reference") {
+  check_type<uint8_t>(11);
+  check_type<int8_t>(12);
+  check_type<uint16_t>(13);
+  check_type<int16_t>(14);
+  check_type<int32_t>(15);
+  check_type<uint32_t>(16);
+  check_type<int64_t>(17);
+  check_type<uint64_t>(18);
+  check_type<Float16>(19);
+  check_type<BFloat16>(20);
+}
+
+TEST_CASE("types: bool resize") {
+  ResizeAttrs at;
+  at.mode = ResizeMode::Linear;
+  at.coord = CoordMode::AlignCorners;
+  ResizeInputs in;
+  in.has_sizes = true;
+  in.n_axes = 1;
+  in.sizes[0] = 7;
+  Bool8 x[3] = {{0}, {1}, {0}};
+  Bool8 y[7];
+  TensorView xv, yv;
+  xv.type = yv.type = DType::Bool;
+  xv.rank = 1;
+  xv.dims[0] = 3;
+  xv.data = x;
+  yv.data = y;
+  REQUIRE(resize(at, in, xv, &yv).ok());
+  // Coordinates 0, 1/3, 2/3, 1, 4/3, 5/3, 2 -> 0, 1/3, 2/3, 1, 2/3, 1/3, 0.
+  const uint8_t want[7] = {0, 0, 1, 1, 1, 0, 0};
+  for (int i = 0; i < 7; ++i) CHECK(y[i].value == want[i]);
+}
+
+TEST_CASE("types: cubic overshoot saturates uint8; int64 extremes stay exact in nearest") {
+  ResizeAttrs at;
+  at.mode = ResizeMode::Cubic;
+  ResizeInputs in;
+  in.has_sizes = true;
+  in.n_axes = 1;
+  in.sizes[0] = 8;
+  uint8_t x[4] = {0, 255, 255, 0};
+  uint8_t y[8];
+  TensorView xv, yv;
+  xv.type = yv.type = DType::UInt8;
+  xv.rank = 1;
+  xv.dims[0] = 4;
+  xv.data = x;
+  yv.data = y;
+  REQUIRE(resize(at, in, xv, &yv).ok());
+  CHECK(y[3] == 255);  // cubic overshoots above 255 between the two 255s
+  CHECK(y[0] == 0);    // and below 0 next to the edge
+  at.mode = ResizeMode::Nearest;
+  int64_t xi[2] = {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min() + 1};
+  int64_t yi[8];
+  xv.type = yv.type = DType::Int64;
+  xv.dims[0] = 2;
+  xv.data = xi;
+  yv.data = yi;
+  REQUIRE(resize(at, in, xv, &yv).ok());
+  CHECK(yi[0] == std::numeric_limits<int64_t>::max());
+  CHECK(yi[7] == std::numeric_limits<int64_t>::min() + 1);
+}
