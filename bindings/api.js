@@ -121,6 +121,10 @@ function makeApi(loadModule) {
   function checkTensor(t, what) {
     if (t === null || typeof t !== 'object' || ArrayBuffer.isView(t))
       throw new TypeError(`${what}: expected a tensor { type, dims, data }, got ${describe(t)}`);
+    if (t instanceof WasmTensor) {
+      if (t.disposed) throw new RangeError(`${what}: the tensor was disposed`);
+      return { type: t.type, dims: t.dims.slice(), data: t.data, info: TYPES[t.type], size: t.size, wasm: t, tensor: t };
+    }
     const type = t.type;
     if (typeof type !== 'string') throw new TypeError(`${what}.type: expected a string, got ${describe(type)}`);
     const info = TYPES[type];
@@ -144,7 +148,7 @@ function makeApi(loadModule) {
     }
     if (n !== data.length)
       throw new RangeError(`${what}: dims [${d.join(', ')}] hold ${n} elements but data has ${data.length}`);
-    return { type, dims: d, data, info, size: n };
+    return { type, dims: d, data, info, size: n, wasm: null, tensor: t };
   }
 
   // An optional input: null/undefined, or (from opset 11 on) an empty tensor, count as omitted.
@@ -183,6 +187,29 @@ function makeApi(loadModule) {
     if (v.data instanceof Uint16Array) for (let i = 0; i < v.size; i++) data[i] = halfToNumber(v.data[i]);
     else data.set(v.data);
     return { type: 'float32', dims: v.dims, data, info: TYPES.float32, size: v.size };
+  }
+
+  // A tensor whose data lives in the module's memory (sampler.tensor()).
+  class WasmTensor {
+    constructor(M, type, dims, ptr, size) {
+      this._M = M;
+      this._ptr = ptr;
+      this._size = size;
+      this.type = type;
+      this.dims = Object.freeze(dims.slice());
+      this.size = size;
+    }
+    get data() {
+      if (!this._ptr) throw new RangeError('tensor: used after dispose()');
+      const info = TYPES[this.type];
+      const Ctor = info.arrays[0];
+      return new Ctor(this._M.HEAPU8.buffer, this._ptr, this._size);
+    }
+    get disposed() { return this._ptr === 0; }
+    dispose() {
+      if (this._ptr) this._M.free(this._ptr);
+      this._ptr = 0;
+    }
   }
 
   // ---------------------------------------------------------------- operator tables
@@ -315,7 +342,8 @@ function makeApi(loadModule) {
     // Float16Array, Uint8ClampedArray stays Uint8ClampedArray).
     _copyOut(x, dims, p, n) {
       const bytes = n * x.info.bytes;
-      const data = new x.data.constructor(this._M.HEAPU8.buffer.slice(p, p + bytes));
+      const Ctor = x.wasm ? x.info.arrays[0] : x.data.constructor;
+      const data = new Ctor(this._M.HEAPU8.buffer.slice(p, p + bytes));
       return { type: x.type, dims, data };
     }
 
@@ -333,8 +361,72 @@ function makeApi(loadModule) {
         throw new RangeError(`${what}: rank must be in [${min}, ${this._S.MAX_RANK}], got ${v.dims.length}`);
     }
 
-    // p: normalised Resize parameters (see resolveResize). Returns the output tensor.
-    _resize(x, p) {
+    // Runs a planned call: the output dims are in the parameter block. Inputs that live in
+    // this module's memory (sampler.tensor) are used in place; others are copied in. The
+    // result goes to `target` when given (in place for a wasm tensor), else to a new tensor.
+    _execute(x, grid, target, exec) {
+      const M = this._M;
+      const out = this._readOutDims(this._block());
+      let xp = 0, gp = 0, yp = 0, xTemp = false, gTemp = false, yTemp = false;
+      try {
+        let yWasm = null;
+        if (target) {
+          if (target.type !== x.type) throw new TypeError(`output: expected a '${x.type}' tensor (the type of X), got '${target.type}'`);
+          if (target.dims.length !== out.dims.length || target.dims.some((d, i) => d !== out.dims[i]))
+            throw new RangeError(`output: expected dims [${out.dims.join(', ')}], got [${target.dims.join(', ')}]`);
+          yWasm = target.wasm;
+        }
+        if (x.wasm) xp = x.wasm._ptr; else { xp = this._copyIn(x, 'X'); xTemp = true; }
+        if (grid) {
+          if (grid.wasm) gp = grid.wasm._ptr; else { gp = this._copyIn(grid, 'grid'); gTemp = true; }
+        }
+        if (yWasm) {
+          yp = yWasm._ptr;
+          const yEnd = yp + out.n * x.info.bytes;
+          const overlaps = (p, n) => p < yEnd && yp < p + n;
+          if (out.n > 0 && (overlaps(xp, x.size * x.info.bytes) || (grid && overlaps(gp, grid.size * grid.info.bytes))))
+            throw new RangeError('output: must not share memory with an input (no in-place operation)');
+        } else {
+          yp = this._alloc(out.n * x.info.bytes, 'Y');
+          yTemp = true;
+        }
+        this._check(exec(xp, gp, yp));
+        if (!target) return this._copyOut(x, out.dims, yp, out.n);
+        if (!yWasm) {
+          const bytes = out.n * x.info.bytes;
+          new Uint8Array(target.data.buffer, target.data.byteOffset, bytes).set(new Uint8Array(M.HEAPU8.buffer, yp, bytes));
+        }
+        return target.tensor;
+      } finally {
+        if (xTemp) M.free(xp);
+        if (gTemp) M.free(gp);
+        if (yTemp) M.free(yp);
+      }
+    }
+
+    // ------------------------------------------------------------ zero-copy tier
+
+    // A tensor allocated in wasm memory. Its `data` is a view created afresh on each access
+    // (memory may grow and detach old views); dispose() frees it.
+    tensor(type, dims) {
+      if (typeof type !== 'string') throw new TypeError(`tensor: type must be a string, got ${describe(type)}`);
+      const info = TYPES[type];
+      if (!info) throw new TypeError(`tensor: unsupported type '${type}'${didYouMean(type, Object.keys(TYPES))}`);
+      const d = checkList(dims, 'tensor: dims', (e, w) => {
+        const v = checkInt(e, w);
+        if (v < 0) throw new RangeError(`${w}: must be non-negative, got ${v}`);
+        return v;
+      });
+      if (d.length > this._S.MAX_RANK) throw new RangeError(`tensor: rank must be at most ${this._S.MAX_RANK}, got ${d.length}`);
+      const n = d.reduce((a, b) => a * b, 1);
+      if (!Number.isSafeInteger(n * info.bytes) || n * info.bytes > 0xffffffff)
+        throw new RangeError(`tensor: [${d.join(', ')}] x ${info.bytes} bytes does not fit in wasm memory`);
+      const ptr = this._alloc(n * info.bytes, 'tensor');
+      return new WasmTensor(this._M, type, d, ptr, n);
+    }
+
+    // p: normalised Resize parameters. Returns the output tensor.
+    _resize(x, p, target) {
       const S = this._S, M = this._M;
       const b = this._block();
       b.fill(0, 0, S.HEADER);
@@ -361,20 +453,10 @@ function makeApi(loadModule) {
       b[S.HAS_ROI] = p.roi ? 1 : 0;
       if (p.roi) for (let i = 0; i < 2 * n; i++) b[S.ROI + i] = p.roi[i];
       this._check(M.planResize());
-      const out = this._readOutDims(this._block());
-      let xp = 0, yp = 0;
-      try {
-        xp = this._copyIn(x, 'X');
-        yp = this._alloc(out.n * x.info.bytes, 'Y');
-        this._check(M.execResize(xp, yp));
-        return this._copyOut(x, out.dims, yp, out.n);
-      } finally {
-        if (xp) M.free(xp);
-        if (yp) M.free(yp);
-      }
+      return this._execute(x, null, target, (xp, gp, yp) => M.execResize(xp, yp));
     }
 
-    _gridSample(x, grid, p) {
+    _gridSample(x, grid, p, target) {
       const S = this._S, M = this._M;
       const b = this._block();
       b.fill(0, 0, S.HEADER);
@@ -389,24 +471,22 @@ function makeApi(loadModule) {
       b[S.GRID_RANK] = grid.dims.length;
       for (let i = 0; i < grid.dims.length; i++) b[S.GRID_DIMS + i] = grid.dims[i];
       this._check(M.planGridSample());
-      const out = this._readOutDims(this._block());
-      let xp = 0, gp = 0, yp = 0;
-      try {
-        xp = this._copyIn(x, 'X');
-        gp = this._copyIn(grid, 'grid');
-        yp = this._alloc(out.n * x.info.bytes, 'Y');
-        this._check(M.execGridSample(xp, gp, yp));
-        return this._copyOut(x, out.dims, yp, out.n);
-      } finally {
-        if (xp) M.free(xp);
-        if (gp) M.free(gp);
-        if (yp) M.free(yp);
-      }
+      return this._execute(x, grid, target, (xp, gp, yp) => M.execGridSample(xp, gp, yp));
     }
 
     // ------------------------------------------------------------ ONNX-node level
 
-    run(node, inputs) {
+    run(node, inputs) { return this._runNode(node, inputs, null); }
+
+    // Like run, writing the output into outputs[0]; returns outputs.
+    runInto(node, inputs, outputs) {
+      if (!Array.isArray(outputs) || outputs.length !== 1)
+        throw new TypeError(`outputs: expected an array of one output tensor, got ${describe(outputs)}`);
+      this._runNode(node, inputs, checkTensor(outputs[0], 'outputs[0]'));
+      return outputs;
+    }
+
+    _runNode(node, inputs, target) {
       if (node === null || typeof node !== 'object')
         throw new TypeError(`run: expected a node { opType, opset, attributes }, got ${describe(node)}`);
       const { opType, opset } = node;
@@ -415,15 +495,15 @@ function makeApi(loadModule) {
       if (os < 1) throw new RangeError(`opset: must be a positive integer, got ${os}`);
       if (!Array.isArray(inputs)) throw new TypeError(`inputs: expected an array of tensors (null for an omitted input), got ${describe(inputs)}`);
       switch (opType) {
-        case 'Resize': return [this._runResize(os, node.attributes, inputs)];
-        case 'Upsample': return [this._runUpsample(os, node.attributes, inputs)];
-        case 'GridSample': return [this._runGridSample(os, node.attributes, inputs)];
+        case 'Resize': return [this._runResize(os, node.attributes, inputs, target)];
+        case 'Upsample': return [this._runUpsample(os, node.attributes, inputs, target)];
+        case 'GridSample': return [this._runGridSample(os, node.attributes, inputs, target)];
         default:
           throw new RangeError(`opType: unsupported operator '${opType}'; expected 'Resize', 'Upsample' or 'GridSample'${didYouMean(opType, ['Resize', 'Upsample', 'GridSample'])}`);
       }
     }
 
-    _runResize(opset, attributes, inputs) {
+    _runResize(opset, attributes, inputs, target) {
       const version = opVersion('Resize', opset, [10, 11, 13, 18, 19]);
       const V = RESIZE_VERSIONS[version];
       const name = `Resize-${version} (opset ${opset})`;
@@ -447,7 +527,7 @@ function makeApi(loadModule) {
         if (!s) throw new TypeError('scales: Resize-10 requires the scales input');
         requireType(s, 'scales', ['float32']);
         p.scales = this._listOf(s, 'scales', rank, 'rank of X');
-        return this._resize(x, p);
+        return this._resize(x, p, target);
       }
       p.coord = checkEnum(attr(a, 'coordinate_transformation_mode', 'half_pixel'), 'coordinate_transformation_mode', V.coords);
       p.nearest = checkEnum(attr(a, 'nearest_mode', 'round_prefer_floor'), 'nearest_mode', NEAREST_MODES);
@@ -480,7 +560,7 @@ function makeApi(loadModule) {
         requireType(roi, 'roi', ['float32', 'float64', 'float16']);
         p.roi = this._listOf(roi, 'roi', 2 * n, `twice the ${nWhat}`);
       }
-      return this._resize(x, p);
+      return this._resize(x, p, target);
     }
 
     _listOf(t, what, n, nWhat) {
@@ -503,7 +583,7 @@ function makeApi(loadModule) {
       });
     }
 
-    _runUpsample(opset, attributes, inputs) {
+    _runUpsample(opset, attributes, inputs, target) {
       if (opset < 7) throw new RangeError(`opset: Upsample before opset 7 (height_scale/width_scale attributes) is not supported, got opset ${opset}`);
       const version = opset >= 9 ? 9 : 7;
       const name = `Upsample-${version} (opset ${opset})`;
@@ -525,11 +605,11 @@ function makeApi(loadModule) {
         requireType(s, 'scales', ['float32']);
         scales = this._listOf(s, 'scales', rank, 'rank of X');
       }
-      return this._upsample(x, scales, checkEnum(attr(a, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])));
+      return this._upsample(x, scales, checkEnum(attr(a, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])), target);
     }
 
     // Upsample = Resize with asymmetric coordinates and floor for nearest (row 14).
-    _upsample(x, scales, mode) {
+    _upsample(x, scales, mode, target) {
       scales.forEach((s, i) => {
         if (!(s >= 1) || !Number.isFinite(s)) throw new RangeError(`scales[${i}]: Upsample scales must be finite and >= 1, got ${s}`);
       });
@@ -537,10 +617,10 @@ function makeApi(loadModule) {
         mode, coord: COORD_MODES.asymmetric, nearest: NEAREST_MODES.floor, cubicA: -0.75,
         excludeOutside: 0, extrapolation: 0, antialias: 0, policy: 0,
         axes: null, scales, sizes: null, roi: null,
-      });
+      }, target);
     }
 
-    _runGridSample(opset, attributes, inputs) {
+    _runGridSample(opset, attributes, inputs, target) {
       const version = opVersion('GridSample', opset, [16, 20, 22]);
       const name = `GridSample-${version} (opset ${opset})`;
       const a = checkAttributes(attributes, ['mode', 'padding_mode', 'align_corners'], name);
@@ -551,10 +631,10 @@ function makeApi(loadModule) {
         padding: checkEnum(attr(a, 'padding_mode', 'zeros'), 'padding_mode', PADDING_MODES),
         alignCorners: checkBool01(attr(a, 'align_corners', 0), 'align_corners'),
       };
-      return this._gridSampleChecked(inputs[0], inputs[1], p, version === 16 ? 4 : 0);
+      return this._gridSampleChecked(inputs[0], inputs[1], p, version === 16 ? 4 : 0, target);
     }
 
-    _gridSampleChecked(xIn, gridIn, p, exactRank) {
+    _gridSampleChecked(xIn, gridIn, p, exactRank, target) {
       if (xIn === null || xIn === undefined) throw new TypeError('X: the input tensor is required');
       if (gridIn === null || gridIn === undefined) throw new TypeError('grid: the grid tensor is required');
       const x = checkTensor(xIn, 'X');
@@ -563,13 +643,19 @@ function makeApi(loadModule) {
         throw new RangeError(`X: GridSample-16 accepts only 4-D input (N, C, H, W), got rank ${x.dims.length}; use opset 20 or later for other ranks`);
       this._checkRank(x, 'X', 3);
       requireType(grid, 'grid', ['float32', 'float64', 'float16']);
-      return this._gridSample(x, widenHalf(grid), p);
+      return this._gridSample(x, widenHalf(grid), p, target);
     }
 
     // ------------------------------------------------------------ friendly level
 
     // Resize with the latest opset's semantics and defaults; options in camelCase.
-    resize(x, options) {
+    resize(x, options) { return this._resizeOpts(x, options, null); }
+
+    // Like resize, writing into `output` (a tensor of the right type and dims, e.g. from
+    // sampler.tensor()); returns it.
+    resizeInto(x, output, options) { return this._resizeOpts(x, options, checkTensor(output, 'output')); }
+
+    _resizeOpts(x, options, target) {
       const o = checkOptions(options, 'resize', RESIZE_OPTIONS);
       const xt = checkTensor(x, 'x');
       this._checkRank(xt, 'x', 1);
@@ -603,30 +689,38 @@ function makeApi(loadModule) {
         if (o.roi === undefined) throw new TypeError("roi: required when coordinateTransformationMode is 'tf_crop_and_resize'");
         p.roi = lengthCheck(checkList(o.roi, 'roi', (e, w) => checkNumber(e, w)), 'roi', 2 * n);
       }
-      return this._resize(xt, p);
+      return this._resize(xt, p, target);
     }
 
     // Upsample-9 semantics: nearest (floor) or linear, asymmetric coordinates, scales >= 1.
-    upsample(x, options) {
+    upsample(x, options) { return this._upsampleOpts(x, options, null); }
+
+    upsampleInto(x, output, options) { return this._upsampleOpts(x, options, checkTensor(output, 'output')); }
+
+    _upsampleOpts(x, options, target) {
       const o = checkOptions(options, 'upsample', ['scales', 'mode']);
       const xt = checkTensor(x, 'x');
       this._checkRank(xt, 'x', 1);
       if (o.scales === undefined) throw new TypeError('upsample: scales is required');
       const scales = checkList(o.scales, 'scales', (e, w) => Math.fround(checkNumber(e, w)));
       if (scales.length !== xt.dims.length) throw new RangeError(`scales: expected ${xt.dims.length} values (the rank of x), got ${scales.length}`);
-      return this._upsample(xt, scales, checkEnum(opt(o, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])));
+      return this._upsample(xt, scales, checkEnum(opt(o, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])), target);
     }
 
     // GridSample-22 semantics: mode 'linear' | 'nearest' | 'cubic', paddingMode 'zeros' |
     // 'border' | 'reflection', alignCorners boolean.
-    gridSample(x, grid, options) {
+    gridSample(x, grid, options) { return this._gridSampleOpts(x, grid, options, null); }
+
+    gridSampleInto(x, grid, output, options) { return this._gridSampleOpts(x, grid, options, checkTensor(output, 'output')); }
+
+    _gridSampleOpts(x, grid, options, target) {
       const o = checkOptions(options, 'gridSample', ['mode', 'paddingMode', 'alignCorners']);
       const p = {
         mode: checkEnum(opt(o, 'mode', 'linear'), 'mode', GRID_MODES_20),
         padding: checkEnum(opt(o, 'paddingMode', 'zeros'), 'paddingMode', PADDING_MODES),
         alignCorners: checkBool01(opt(o, 'alignCorners', false), 'alignCorners'),
       };
-      return this._gridSampleChecked(x, grid, p, 0);
+      return this._gridSampleChecked(x, grid, p, 0, target);
     }
   }
 

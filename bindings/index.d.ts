@@ -108,6 +108,21 @@ export interface GridSampleOptions {
   alignCorners?: boolean;
 }
 
+/**
+ * A tensor whose data lives in the sampler's WebAssembly memory (zero-copy tier). Pass it
+ * as an input or as the output of an `*Into` call and no copy is made. `data` is a view
+ * created afresh on every access: do not keep it across calls (memory may grow, which
+ * detaches old views). Free it with `dispose()`.
+ */
+export interface WasmTensor<T extends TensorType = TensorType> extends Tensor<T> {
+  readonly type: T;
+  readonly dims: readonly number[];
+  readonly data: TensorDataMap[T];
+  readonly size: number;
+  readonly disposed: boolean;
+  dispose(): void;
+}
+
 export interface Sampler {
   /**
    * Runs one ONNX node with that opset's exact semantics. Inputs are positional as in the
@@ -117,7 +132,15 @@ export interface Sampler {
   run(node: SamplerNode, inputs: ReadonlyArray<Tensor | null | undefined>): OutputTensor[];
   resize<T extends TensorType>(x: Tensor<T>, options: ResizeOptions): OutputTensor<T>;
   upsample<T extends TensorType>(x: Tensor<T>, options: UpsampleOptions): OutputTensor<T>;
-  gridSample<T extends TensorType>(x: Tensor<T>, grid: Tensor<'float32' | 'float64'>, options?: GridSampleOptions): OutputTensor<T>;
+  gridSample<T extends TensorType>(x: Tensor<T>, grid: Tensor<'float32' | 'float64' | 'float16'>, options?: GridSampleOptions): OutputTensor<T>;
+
+  /** Allocates a tensor in wasm memory (zero-copy tier). */
+  tensor<T extends TensorType>(type: T, dims: ArrayLike<number>): WasmTensor<T>;
+  /** run() writing its output into outputs[0] (a tensor of the right type and dims). */
+  runInto<O extends Tensor>(node: SamplerNode, inputs: ReadonlyArray<Tensor | null | undefined>, outputs: [O]): [O];
+  resizeInto<T extends TensorType, O extends Tensor<T>>(x: Tensor<T>, output: O, options: ResizeOptions): O;
+  upsampleInto<T extends TensorType, O extends Tensor<T>>(x: Tensor<T>, output: O, options: UpsampleOptions): O;
+  gridSampleInto<T extends TensorType, O extends Tensor<T>>(x: Tensor<T>, grid: Tensor<'float32' | 'float64' | 'float16'>, output: O, options?: GridSampleOptions): O;
 }
 
 export interface CreateSamplerOptions {
