@@ -117,6 +117,9 @@ function makeApi(loadModule) {
     return out;
   }
 
+  const typedArrayLengthGetter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), 'length').get;
+  function typedArrayLength(a) { return typedArrayLengthGetter.call(a); }
+
   // A tensor { type, dims, data }: the fields of onnxruntime-web's Tensor, which passes as is.
   function checkTensor(t, what) {
     if (t === null || typeof t !== 'object' || ArrayBuffer.isView(t))
@@ -146,8 +149,10 @@ function makeApi(loadModule) {
       d[i] = v;
       n *= v;
     }
-    if (n !== data.length)
-      throw new RangeError(`${what}: dims [${d.join(', ')}] hold ${n} elements but data has ${data.length}`);
+    // The intrinsic length (not a getter a subclass may override); 0 once detached.
+    const length = typedArrayLength(data);
+    if (n !== length)
+      throw new RangeError(`${what}: dims [${d.join(', ')}] hold ${n} elements but data has ${length}`);
     return { type, dims: d, data, info, size: n, wasm: null, tensor: t };
   }
 
@@ -333,8 +338,15 @@ function makeApi(loadModule) {
     _copyIn(v, what) {
       const bytes = v.size * v.info.bytes;
       const p = this._alloc(bytes, what);
-      const src = new Uint8Array(v.data.buffer, v.data.byteOffset, bytes);
-      new Uint8Array(this._M.HEAPU8.buffer, p, bytes).set(src);
+      try {
+        const src = new Uint8Array(v.data.buffer, v.data.byteOffset, bytes);
+        new Uint8Array(this._M.HEAPU8.buffer, p, bytes).set(src);
+      } catch (e) {
+        // A buffer detached or resized after the checks: free, then report.
+        this._M.free(p);
+        if (e instanceof TypeError || e instanceof RangeError) throw new TypeError(`${what}.data: cannot be read (${e.message})`);
+        throw e;
+      }
       return p;
     }
 

@@ -405,13 +405,13 @@ function installImageHelpers(Sampler, h) {
     for (let j = 3; j < 4 * n; j += 4) if (src[j] !== 255) { opaque = false; break; }
     const premul = premultiply && !opaque && mode !== 'nearest';
 
-    // RGBA bytes -> float32 (1, H, W, 4), on a 0..255 scale. (Interleaved RGBA keeps both
-    // conversion loops sequential, and the core resizes it at least as fast as planar.)
-    const x = new Float32Array(4 * n);
     const toLin = linearLight ? srgbToLinear() : null;
-    if (!toLin && !premul) {
-      x.set(src);
-    } else {
+    const toSrgb = linearLight ? linearToSrgb() : null;
+
+    // RGBA bytes -> float32 (1, H, W, 4), on a 0..255 scale. (Interleaved RGBA keeps both
+    // conversion loops sequential, and the core resizes it faster than planar.)
+    const fill = (x) => {
+      if (!toLin && !premul) { x.set(src); return; }
       for (let j = 0; j < 4 * n; j += 4) {
         let r = src[j], g = src[j + 1], b = src[j + 2];
         const a = src[j + 3];
@@ -419,44 +419,56 @@ function installImageHelpers(Sampler, h) {
         if (premul) { const f = a / 255; r *= f; g *= f; b *= f; }
         x[j] = r; x[j + 1] = g; x[j + 2] = b; x[j + 3] = a;
       }
-    }
+    };
+
+    // float32 RGBA -> RGBA bytes: un-premultiply, back to sRGB, round and clamp (the
+    // Uint8ClampedArray stores round half to even and clamp to 0..255).
+    const S = LIN_STEPS / 255;
+    const drain = (y, out) => {
+      if (!premul && !toSrgb) { out.set(y); return; }
+      for (let j = 0; j < out.length; j += 4) {
+        let r = y[j], g = y[j + 1], b = y[j + 2];
+        const a = y[j + 3];
+        if (premul) {
+          if (!(a >= 0.5)) continue; // rounds to alpha 0: left transparent black
+          const f = 255 / (a > 255 ? 255 : a);
+          r *= f; g *= f; b *= f;
+        }
+        if (toSrgb) {
+          // linear 0..255 -> sRGB 0..255, interpolating in the table
+          let t = r * S; t = t > 0 ? (t < LIN_STEPS ? t : LIN_STEPS) : 0;
+          let q = t | 0; r = toSrgb[q] + (toSrgb[q + 1] - toSrgb[q]) * (t - q);
+          t = g * S; t = t > 0 ? (t < LIN_STEPS ? t : LIN_STEPS) : 0;
+          q = t | 0; g = toSrgb[q] + (toSrgb[q + 1] - toSrgb[q]) * (t - q);
+          t = b * S; t = t > 0 ? (t < LIN_STEPS ? t : LIN_STEPS) : 0;
+          q = t | 0; b = toSrgb[q] + (toSrgb[q + 1] - toSrgb[q]) * (t - q);
+        }
+        out[j] = r; out[j + 1] = g; out[j + 2] = b; out[j + 3] = a;
+      }
+    };
 
     const resizeOptions = scales ? { scales, axes: [1, 2], mode, antialias } : { sizes: [hgt, w], axes: [1, 2], mode, antialias };
     for (const k of ['coordinateTransformationMode', 'cubicCoeffA', 'excludeOutside', 'nearestMode'])
       if (o[k] !== undefined) resizeOptions[k] = o[k];
-    const yt = this.resize({ type: 'float32', dims: [1, H, W, 4], data: x }, resizeOptions);
-    const y = yt.data;
-    hgt = yt.dims[1];
-    w = yt.dims[2];
-
-    // float32 RGBA -> RGBA bytes: un-premultiply, back to sRGB, round and clamp (the
-    // Uint8ClampedArray stores round half to even and clamp to 0..255).
-    const m = w * hgt;
-    const out = new Uint8ClampedArray(4 * m);
-    if (!premul && !linearLight) {
-      out.set(y);
-      return makeImageData(out, w, hgt, px.colorSpace);
-    }
-    const toSrgb = linearLight ? linearToSrgb() : null;
-    const S = LIN_STEPS / 255;
-    for (let j = 0; j < 4 * m; j += 4) {
-      let r = y[j], g = y[j + 1], b = y[j + 2];
-      const a = y[j + 3];
-      if (premul) {
-        if (!(a >= 0.5)) continue; // rounds to alpha 0: left transparent black
-        const f = 255 / (a > 255 ? 255 : a);
-        r *= f; g *= f; b *= f;
+    const out = new Uint8ClampedArray(4 * w * hgt);
+    if (typeof this.tensor === 'function' && typeof this.resizeInto === 'function') {
+      // Zero-copy: both tensors live in wasm memory; the loops read and write there. The
+      // views are taken after the allocations (memory growth detaches older views).
+      let xt = null, yt = null;
+      try {
+        xt = this.tensor('float32', [1, H, W, 4]);
+        yt = this.tensor('float32', [1, hgt, w, 4]); // from scales: floor(length * scale), as the core
+        fill(xt.data);
+        this.resizeInto(xt, yt, resizeOptions);
+        drain(yt.data, out);
+      } finally {
+        if (xt) xt.dispose();
+        if (yt) yt.dispose();
       }
-      if (toSrgb) {
-        // linear 0..255 -> sRGB 0..255, interpolating in the table
-        let t = r * S; t = t > 0 ? (t < LIN_STEPS ? t : LIN_STEPS) : 0;
-        let q = t | 0; r = toSrgb[q] + (toSrgb[q + 1] - toSrgb[q]) * (t - q);
-        t = g * S; t = t > 0 ? (t < LIN_STEPS ? t : LIN_STEPS) : 0;
-        q = t | 0; g = toSrgb[q] + (toSrgb[q + 1] - toSrgb[q]) * (t - q);
-        t = b * S; t = t > 0 ? (t < LIN_STEPS ? t : LIN_STEPS) : 0;
-        q = t | 0; b = toSrgb[q] + (toSrgb[q + 1] - toSrgb[q]) * (t - q);
-      }
-      out[j] = r; out[j + 1] = g; out[j + 2] = b; out[j + 3] = a;
+    } else {
+      const x = new Float32Array(4 * n);
+      fill(x);
+      drain(this.resize({ type: 'float32', dims: [1, H, W, 4], data: x }, resizeOptions).data, out);
     }
     return makeImageData(out, w, hgt, px.colorSpace);
   };

@@ -1,7 +1,8 @@
 // gridsample.cpp: GridSample on X of rank r+2 (r >= 1), any mode, padding and align_corners.
 //
 // Three steps, as STYLE.md asks:
-//   1. params: gridsample_output_shape() and check_call() validate shapes, types, attributes.
+//   1. params: gridsample_output_shape() and gs::gridsample_tuned() validate shapes, types
+//              and attributes.
 //   2. plan:   for a block of output locations of one batch item, plan_location() turns each
 //              grid vector into taps: flat input offsets and weights (product over the axes
 //              of gs::axis_taps), with padding already resolved. Out-of-bounds taps of zeros
@@ -291,7 +292,14 @@ inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
 template <typename T, typename Off>
 void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Compute* w,
                   const Off* count, int64_t stride, int64_t nb, T* y) {
+  using C = typename ElemTraits<T>::Compute;
   for (int64_t j = 0; j < nb; ++j) {
+    // One tap of weight 1 (nearest, or a location exactly on a pixel) is a copy, bit-exact
+    // for every type (int64 beyond 2^53 included), with no round trip through C.
+    if (count[j] == 1 && w[j * stride] == C(1)) {
+      y[j] = x[off[j * stride]];
+      continue;
+    }
     y[j] = ElemTraits<T>::store(gather_dot(x, off + j * stride, w + j * stride,
                                            static_cast<int64_t>(count[j])));
   }
@@ -476,9 +484,9 @@ namespace gs {
 Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x, const TensorView& grid,
                         TensorView* y, const Tuning& tuning) {
   if (!y) return Status::Type("Y: output tensor is missing");
-  if (!is_float_type(x.type)) {
+  if (dtype_size(x.type) == 0) {
     return Status::Type(std::string("X: element type ") + dtype_name(x.type) +
-                        " is not supported by GridSample (supported: float32, float64)");
+                        " is not supported by GridSample");
   }
   if (!is_float_type(grid.type)) {
     return Status::Type(std::string("grid: element type must be float32 or float64, got ") +
@@ -519,8 +527,9 @@ Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x, const
   if (!grid.data) return Status::Range("grid: data is null");
   if (geo.in_size > 0 && !x.data) return Status::Range("X: data is null");
 
-  if (x.type == DType::Float32) return dispatch_grid<float>(attrs, geo, x, grid, y, tuning);
-  return dispatch_grid<double>(attrs, geo, x, grid, y, tuning);
+  return dispatch_dtype(x.type, "X", [&](auto tag) {
+    return dispatch_grid<decltype(tag)>(attrs, geo, x, grid, y, tuning);
+  });
 }
 
 }  // namespace gs

@@ -54,16 +54,85 @@ void resize_pass_scalar(const Tin* x, Tout* y, int64_t outer, int64_t inner,
 }
 
 #if OSW_HAVE_SIMD
-// Same result as resize_pass_scalar<F, F, F> (same order of operations per element).
+// Vector loads and stores of kLanes elements of a storage type T, converted to and from the
+// compute type F. Defined for the pairs the SIMD pass supports (kOk); the conversions equal
+// ElemTraits' scalar ones: integers widen exactly, and narrow by rounding half to even
+// (f32x4.nearest), converting with saturation (NaN -> 0) and narrowing with saturation.
+template <typename T, typename F>
+struct Lanes { static constexpr bool kOk = false; };
+
+template <typename F>
+struct Lanes<F, F> {
+  static constexpr bool kOk = true;
+  using V = typename Vec<F>::V;
+  static inline V load(const F* p) { return Vec<F>::load(p); }
+  static inline void store(F* p, V v) { Vec<F>::store(p, v); }
+};
+
+template <>
+struct Lanes<uint8_t, float> {
+  static constexpr bool kOk = true;
+  static inline v128_t load(const uint8_t* p) {
+    const v128_t b = wasm_v128_load32_zero(p);
+    return wasm_f32x4_convert_u32x4(wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(b)));
+  }
+  static inline void store(uint8_t* p, v128_t v) {
+    const v128_t i = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(v));
+    const v128_t h = wasm_i16x8_narrow_i32x4(i, i);
+    wasm_v128_store32_lane(p, wasm_u8x16_narrow_i16x8(h, h), 0);
+  }
+};
+
+template <>
+struct Lanes<int8_t, float> {
+  static constexpr bool kOk = true;
+  static inline v128_t load(const int8_t* p) {
+    const v128_t b = wasm_v128_load32_zero(p);
+    return wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(wasm_i16x8_extend_low_i8x16(b)));
+  }
+  static inline void store(int8_t* p, v128_t v) {
+    const v128_t i = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(v));
+    const v128_t h = wasm_i16x8_narrow_i32x4(i, i);
+    wasm_v128_store32_lane(p, wasm_i8x16_narrow_i16x8(h, h), 0);
+  }
+};
+
+template <>
+struct Lanes<uint16_t, float> {
+  static constexpr bool kOk = true;
+  static inline v128_t load(const uint16_t* p) {
+    return wasm_f32x4_convert_u32x4(wasm_u32x4_extend_low_u16x8(wasm_v128_load64_zero(p)));
+  }
+  static inline void store(uint16_t* p, v128_t v) {
+    const v128_t i = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(v));
+    wasm_v128_store64_lane(p, wasm_u16x8_narrow_i32x4(i, i), 0);
+  }
+};
+
+template <>
+struct Lanes<int16_t, float> {
+  static constexpr bool kOk = true;
+  static inline v128_t load(const int16_t* p) {
+    return wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(wasm_v128_load64_zero(p)));
+  }
+  static inline void store(int16_t* p, v128_t v) {
+    const v128_t i = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(v));
+    wasm_v128_store64_lane(p, wasm_i16x8_narrow_i32x4(i, i), 0);
+  }
+};
+
+// Same result as resize_pass_scalar<Tin, Tout, F> (same order of operations per element).
 // Rows (inner > 1) are blended kLanes at a time; the last partial vector and the innermost
 // axis (inner == 1) run the scalar loop, so nothing is read or written past an end.
-template <typename F>
-void resize_pass_simd(const F* x, F* y, int64_t outer, int64_t inner, const AxisPlan& plan,
-                      const F* weights) {
+template <typename Tin, typename Tout, typename F>
+void resize_pass_simd(const Tin* x, Tout* y, int64_t outer, int64_t inner,
+                      const AxisPlan& plan, const F* weights) {
   using VF = Vec<F>;
+  using LI = Lanes<Tin, F>;
+  using LO = Lanes<Tout, F>;
   constexpr int L = VF::kLanes;
   if (inner < L) {
-    resize_pass_scalar<F, F, F>(x, y, outer, inner, plan, weights);
+    resize_pass_scalar<Tin, Tout, F>(x, y, outer, inner, plan, weights);
     return;
   }
   const int64_t in = plan.in, out = plan.out;
@@ -72,41 +141,41 @@ void resize_pass_simd(const F* x, F* y, int64_t outer, int64_t inner, const Axis
   const int32_t* index = plan.index.data();
   const int64_t vec_end = inner - inner % L;
   for (int64_t p = 0; p < outer; ++p) {
-    const F* xp = x + p * in * inner;
-    F* yp = y + p * out * inner;
+    const Tin* xp = x + p * in * inner;
+    Tout* yp = y + p * out * inner;
     for (int64_t o = 0; o < out; ++o) {
       const int32_t* idx = index + o * K;
       const F* w = weights + o * K;
       const int n = count[o];
-      F* yo = yp + o * inner;
+      Tout* yo = yp + o * inner;
       if (n == 0) {
-        std::memset(yo, 0, sizeof(F) * inner);
+        std::memset(static_cast<void*>(yo), 0, sizeof(Tout) * inner);
         continue;
       }
-      const F* r0 = xp + idx[0] * inner;
+      const Tin* r0 = xp + idx[0] * inner;
       const typename VF::V w0 = VF::splat(w[0]);
       if (n == 1) {
-        for (int64_t j = 0; j < vec_end; j += L) VF::store(yo + j, VF::mul(w0, VF::load(r0 + j)));
+        for (int64_t j = 0; j < vec_end; j += L) LO::store(yo + j, VF::mul(w0, LI::load(r0 + j)));
       } else if (n == 2) {
         // Two taps (linear): the common case, kept free of the generic tap loop.
-        const F* r1 = xp + idx[1] * inner;
+        const Tin* r1 = xp + idx[1] * inner;
         const typename VF::V w1 = VF::splat(w[1]);
         for (int64_t j = 0; j < vec_end; j += L) {
-          typename VF::V acc = VF::mul(w0, VF::load(r0 + j));
-          VF::store(yo + j, VF::madd(acc, w1, VF::load(r1 + j)));
+          typename VF::V acc = VF::mul(w0, LI::load(r0 + j));
+          LO::store(yo + j, VF::madd(acc, w1, LI::load(r1 + j)));
         }
       } else {
         for (int64_t j = 0; j < vec_end; j += L) {
-          typename VF::V acc = VF::mul(w0, VF::load(r0 + j));
+          typename VF::V acc = VF::mul(w0, LI::load(r0 + j));
           for (int k = 1; k < n; ++k)
-            acc = VF::madd(acc, VF::splat(w[k]), VF::load(xp + idx[k] * inner + j));
-          VF::store(yo + j, acc);
+            acc = VF::madd(acc, VF::splat(w[k]), LI::load(xp + idx[k] * inner + j));
+          LO::store(yo + j, acc);
         }
       }
       for (int64_t j = vec_end; j < inner; ++j) {
-        F acc = w[0] * xp[idx[0] * inner + j];
-        for (int k = 1; k < n; ++k) acc += w[k] * xp[idx[k] * inner + j];
-        yo[j] = acc;
+        F acc = w[0] * widen<F>(xp[idx[0] * inner + j]);
+        for (int k = 1; k < n; ++k) acc += w[k] * widen<F>(xp[idx[k] * inner + j]);
+        yo[j] = narrow<Tout>(acc);
       }
     }
   }
@@ -118,8 +187,8 @@ template <typename Tin, typename Tout, typename F>
 inline void resize_pass(const Tin* x, Tout* y, int64_t outer, int64_t inner,
                         const AxisPlan& plan, const F* weights) {
 #if OSW_HAVE_SIMD
-  if constexpr (std::is_same<Tin, F>::value && std::is_same<Tout, F>::value) {
-    resize_pass_simd<F>(x, y, outer, inner, plan, weights);
+  if constexpr (Lanes<Tin, F>::kOk && Lanes<Tout, F>::kOk) {
+    resize_pass_simd<Tin, Tout, F>(x, y, outer, inner, plan, weights);
     return;
   }
 #endif

@@ -2,6 +2,7 @@
 #include "resize_plan.h"
 
 #include <cmath>
+#include <limits>
 
 namespace osw {
 
@@ -12,17 +13,22 @@ static inline double div_scale(double x, const AxisGeometry& g) {
   return x * g.scale_den / g.scale_num;
 }
 
-double half_pixel(double x, const AxisGeometry& g) { return div_scale(x + 0.5, g) - 0.5; }
+// The half-pixel family is evaluated over one common denominator, so that a coordinate
+// that is exactly an integer or a tie (row 2) comes out exact after a single rounding:
+//   (x + 0.5) / s - 0.5 = ((2x + 1) * den - num) / (2 * num).
+double half_pixel(double x, const AxisGeometry& g) {
+  return ((2.0 * x + 1.0) * g.scale_den - g.scale_num) / (2.0 * g.scale_num);
+}
 
+// offset + (x + 0.5) / s - 0.5 with offset = L_in/2 * (1 - L_out/W) and W = L_in * s
+// simplifies to (L_in - 1)/2 + (2x + 1 - L_out) / (2s).
 double half_pixel_symmetric(double x, const AxisGeometry& g) {
-  const double adjustment = static_cast<double>(g.out) / g.out_width();
-  const double center = static_cast<double>(g.in) / 2.0;
-  const double offset = center * (1.0 - adjustment);
-  return offset + div_scale(x + 0.5, g) - 0.5;
+  return static_cast<double>(g.in - 1) / 2.0 +
+         (2.0 * x + 1.0 - static_cast<double>(g.out)) * g.scale_den / (2.0 * g.scale_num);
 }
 
 double pytorch_half_pixel(double x, const AxisGeometry& g) {
-  return g.out > 1 ? div_scale(x + 0.5, g) - 0.5 : 0.0;
+  return g.out > 1 ? half_pixel(x, g) : 0.0;
 }
 
 double align_corners(double x, const AxisGeometry& g) {
@@ -33,13 +39,20 @@ double align_corners(double x, const AxisGeometry& g) {
 
 double asymmetric(double x, const AxisGeometry& g) { return div_scale(x, g); }
 
-double tf_half_pixel_for_nn(double x, const AxisGeometry& g) { return div_scale(x + 0.5, g); }
+double tf_half_pixel_for_nn(double x, const AxisGeometry& g) {
+  return (2.0 * x + 1.0) * g.scale_den / (2.0 * g.scale_num);
+}
 
+// Written as the interpolation ((L_out - 1 - x) * start + x * end) / (L_out - 1) * (L_in - 1),
+// equal to the spec's formula, so that the first and last outputs land exactly on
+// start * (L_in - 1) and end * (L_in - 1): with end = 1 the last output is the last input
+// pixel, not a hair beyond it (which would take extrapolation_value).
 double tf_crop_and_resize(double x, const AxisGeometry& g) {
   const double span = static_cast<double>(g.in - 1);
-  if (g.out > 1)
-    return g.roi_start * span +
-           x * (g.roi_end - g.roi_start) * span / static_cast<double>(g.out - 1);
+  if (g.out > 1) {
+    const double last = static_cast<double>(g.out - 1);
+    return ((last - x) * g.roi_start + x * g.roi_end) / last * span;
+  }
   return 0.5 * (g.roi_start + g.roi_end) * span;
 }
 
@@ -165,6 +178,10 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
   p->identity = false;
   p->any_outside = false;
   const double scale = g.scale();
+  if (g.out == 0) {  // nothing to plan (and a scale of 0 has no filter width)
+    p->taps = 1;
+    return Status::Ok();
+  }
   const double kt = static_cast<double>(max_taps(attrs, scale));
   // The antialias window grows as 1/scale; a window wider than twice the input plus the
   // filter's own support cannot have more distinct taps than the input has, but the
@@ -222,8 +239,17 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
           if (pos < 0 || pos > last) t.w[k] = 0.0;
           sum += t.w[k];
         }
-        if (sum != 0.0)
+        if (sum != 0.0) {
           for (int k = 0; k < t.n; ++k) t.w[k] /= sum;
+        } else {
+          // Every tap is outside the input: the renormalisation divides 0 by 0. The
+          // result is NaN, as the spec's arithmetic gives (0 for integer outputs).
+          const int64_t near = t.first < 0 ? 0 : (t.first > last ? last : t.first);
+          idx[0] = static_cast<int32_t>(near);
+          w[0] = std::numeric_limits<double>::quiet_NaN();
+          t.n = 0;
+          n = 1;
+        }
       }
       // Clamp positions to the input (edge padding) and drop zero weights, so that an
       // output never reads a value it does not weigh (a NaN or Inf there stays local).

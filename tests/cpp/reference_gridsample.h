@@ -101,7 +101,10 @@ inline std::vector<double> gridsample(const std::vector<int64_t>& xdims,
         for (int a = 0; a < r; ++a) {
           const int64_t L = xdims[2 + a];
           const double last = static_cast<double>(L - 1);
-          double xa = unnormalize(gv[r - 1 - a], L, align_corners);
+          // An infinite grid value is an infinitely far location (SEMANTICS row 11), also
+          // where the formula would give Inf * 0 (L = 1 with align_corners=1).
+          const double ga = gv[r - 1 - a];
+          double xa = std::isinf(ga) ? ga : unnormalize(ga, L, align_corners);
           if (std::isinf(xa)) {
             // Far out of bounds. Reflection has no reflected position for it: treated as
             // border. Zeros and border behave as for any huge value.

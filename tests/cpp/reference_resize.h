@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "resize_params.h"
@@ -31,21 +32,28 @@ inline double keys(double s, double a) {
   return 0;
 }
 
-// Input coordinate of output index x (spec formulas).
-inline double source(const ResizeAttrs& at, const Axis& g, double x) {
-  const double W = g.in * g.num / g.den;  // unrounded output length
-  const double in = double(g.in), out = double(g.out);
+// Input coordinate of output index x (spec formulas), evaluated in long double (binary128
+// under Emscripten, x87 extended natively) so that exact integers and ties come out exact
+// whatever the order of operations; the library must match it in double.
+inline double source(const ResizeAttrs& at, const Axis& g, double xd) {
+  using LD = long double;
+  const LD x = xd, num = g.num, den = g.den;
+  const LD in = LD(g.in), out = LD(g.out);
+  const LD s = num / den;
+  const LD W = in * num / den;  // unrounded output length
   switch (at.coord) {
-    case CoordMode::HalfPixel: return (x + 0.5) * g.den / g.num - 0.5;
+    case CoordMode::HalfPixel: return double((x + 0.5L) / s - 0.5L);
     case CoordMode::HalfPixelSymmetric:
-      return in / 2 * (1 - out / W) + (x + 0.5) * g.den / g.num - 0.5;
-    case CoordMode::PytorchHalfPixel: return g.out > 1 ? (x + 0.5) * g.den / g.num - 0.5 : 0.0;
-    case CoordMode::AlignCorners: return W == 1 ? 0.0 : x * (in - 1) / (W - 1);
-    case CoordMode::Asymmetric: return x * g.den / g.num;
-    case CoordMode::TfHalfPixelForNN: return (x + 0.5) * g.den / g.num;
-    case CoordMode::TfCropAndResize:
-      return g.out > 1 ? g.roi_start * (in - 1) + x * (g.roi_end - g.roi_start) * (in - 1) / (out - 1)
-                       : 0.5 * (g.roi_start + g.roi_end) * (in - 1);
+      return double(in / 2 * (1 - out / W) + (x + 0.5L) / s - 0.5L);
+    case CoordMode::PytorchHalfPixel: return g.out > 1 ? double((x + 0.5L) / s - 0.5L) : 0.0;
+    case CoordMode::AlignCorners: return W == 1 ? 0.0 : double(x * (in - 1) / (W - 1));
+    case CoordMode::Asymmetric: return double(x / s);
+    case CoordMode::TfHalfPixelForNN: return double((x + 0.5L) / s);
+    case CoordMode::TfCropAndResize: {
+      const LD a = g.roi_start, b = g.roi_end;
+      return g.out > 1 ? double(a * (in - 1) + x * (b - a) * (in - 1) / (out - 1))
+                       : double(0.5L * (a + b) * (in - 1));
+    }
   }
   return 0;
 }
@@ -103,6 +111,7 @@ inline double interp1d(const ResizeAttrs& at, const Axis& g, const std::vector<d
       if (pos[k] < 0 || pos[k] >= L) w[k] = 0;
       sum += w[k];
     }
+    if (sum == 0) return std::numeric_limits<double>::quiet_NaN();  // 0/0: every tap outside
     for (double& wi : w) wi /= sum;
   }
   double acc = 0;

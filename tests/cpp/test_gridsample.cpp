@@ -202,7 +202,8 @@ TEST_CASE("gridsample: reflect keeps reflecting until in bound", "[gridsample]")
   CHECK(reflect(-1.0, -1.0, 1.0) == -1.0);
   CHECK(reflect(1.0, -1.0, 1.0) == 1.0);
   // Whole periods.
-  CHECK(reflect(-5.0, -1.0, 1.0) == 1.0);
+  CHECK(reflect(-5.0, -1.0, 1.0) == -1.0);  // -5 -> 3 -> -1
+  CHECK(reflect(-3.0, -1.0, 1.0) == 1.0);   // -3 -> 1
   CHECK(reflect(7.0, -1.0, 1.0) == -1.0);
   CHECK(reflect(9.0, -1.0, 1.0) == 1.0);
   // Degenerate range, infinities, NaN.
@@ -812,7 +813,8 @@ TEST_CASE("gridsample: shape and type errors name the input", "[gridsample]") {
     CHECK(s.message.rfind("X: dimension 2 must not be negative", 0) == 0);
   }
 
-  r = run_shapes({1, 1, 3, 2}, {1, 2, 4, 2}, DType::Int32, DType::Float32);
+  // Every ONNX numeric type is supported (test_types.cpp); an unknown type code is not.
+  r = run_shapes({1, 1, 3, 2}, {1, 2, 4, 2}, static_cast<DType>(8), DType::Float32);
   CHECK(r.status.kind == osw::ErrorKind::TypeError);
   CHECK(r.status.message.rfind("X:", 0) == 0);
 

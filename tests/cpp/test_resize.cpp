@@ -356,6 +356,12 @@ TEST_CASE("resize plan: invariants on random axes") {
         continue;
       }
       REQUIRE(n >= 1);
+      if (std::isnan(p.weight[o * p.taps])) {
+        // exclude_outside with every tap outside the input: 0/0 (one NaN tap).
+        REQUIRE(at.exclude_outside);
+        REQUIRE(n == 1);
+        continue;
+      }
       double sum = 0;
       for (int k = 0; k < n; ++k) {
         REQUIRE(p.index[o * p.taps + k] >= 0);
@@ -426,7 +432,7 @@ void simd_matches_scalar(uint64_t seed) {
     if constexpr (std::is_same<F, float>::value) w = p.weight_f.data();
     else w = p.weight.data();
     resize_pass_scalar<F, F, F>(x.data(), ys.data(), outer, inner, p, w);
-    resize_pass_simd<F>(x.data(), yv.data(), outer, inner, p, w);
+    resize_pass_simd<F, F, F>(x.data(), yv.data(), outer, inner, p, w);
     for (size_t i = 0; i < ys.size(); ++i) {
       if (p.outside[(i / size_t(inner)) % size_t(g.out)]) continue;  // filled later
       REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(F)) == 0);
@@ -518,4 +524,47 @@ TEST_CASE("resize op: tf_crop_and_resize fills outside the box on every axis (ro
   CHECK(y[3] == 1.0f);
   CHECK(y[5] == 3.0f);
   CHECK(y[8] == 6.0f);
+}
+
+TEST_CASE("resize plan: regressions from the property tests") {
+  // An output length of 0 with antialias plans nothing (the scale 0 has no filter width).
+  ResizeAttrs at;
+  at.mode = ResizeMode::Linear;
+  at.antialias = true;
+  AxisPlan p;
+  CHECK(build_axis_plan(at, axis_sizes(7, 0), &p).ok());
+  // half_pixel_symmetric keeps exact integers: 5 inputs, scale 1.25 -> output 0 sits on 0.
+  {
+    AxisGeometry g = axis_scale(5, 1.25f);
+    REQUIRE(g.out == 6);
+    CHECK(coord::half_pixel_symmetric(0, g) == 0.0);
+    ResizeAttrs n;
+    n.mode = ResizeMode::Nearest;
+    n.coord = CoordMode::HalfPixelSymmetric;
+    n.nearest = NearestMode::Ceil;
+    REQUIRE(build_axis_plan(n, g, &p).ok());
+    CHECK(p.index[0] == 0);
+  }
+  // tf_crop_and_resize with roi end 1 ends exactly on the last pixel.
+  {
+    AxisGeometry g = axis_scale(8, 0.75f);
+    g.roi_start = 0.4141267667524516;
+    g.roi_end = 1.0;
+    CHECK(coord::tf_crop_and_resize(double(g.out - 1), g) == 7.0);
+  }
+  // exclude_outside with every tap outside gives NaN.
+  {
+    ResizeAttrs e;
+    e.mode = ResizeMode::Linear;
+    e.coord = CoordMode::Asymmetric;
+    e.exclude_outside = true;
+    AxisGeometry g = axis_scale(3, 0.4f);  // out 1, coordinate 0: inside
+    REQUIRE(build_axis_plan(e, g, &p).ok());
+    CHECK(!std::isnan(p.weight[0]));
+    AxisGeometry far = axis_sizes(3, 5);
+    far.scale_num = 1.0;  // scale 1/3 on a 5-long output: output 4 maps to 12, far outside
+    far.scale_den = 3.0;
+    REQUIRE(build_axis_plan(e, far, &p).ok());
+    CHECK(std::isnan(p.weight[4 * p.taps]));
+  }
 }

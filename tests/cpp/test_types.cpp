@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "elem.h"
+#include "gridsample.h"
+#include "reference_gridsample.h"
 #include "reference_resize.h"
 #include "resize.h"
 
@@ -258,4 +260,89 @@ TEST_CASE("types: cubic overshoot saturates uint8; int64 extremes stay exact in 
   REQUIRE(resize(at, in, xv, &yv).ok());
   CHECK(yi[0] == std::numeric_limits<int64_t>::max());
   CHECK(yi[7] == std::numeric_limits<int64_t>::min() + 1);
+}
+
+namespace {
+
+template <typename T>
+void check_gridsample_type(uint64_t seed) {
+  std::mt19937_64 g(seed);
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  std::uniform_real_distribution<double> coord(-1.3, 1.3);
+  for (int c = 0; c < 60; ++c) {
+    const int r = rnd(1, 3);
+    std::vector<int64_t> xd = {rnd(1, 2), rnd(1, 2)}, gd = {xd[0]};
+    for (int a = 0; a < r; ++a) xd.push_back(rnd(1, 5));
+    for (int a = 0; a < r; ++a) gd.push_back(rnd(1, 4));
+    gd.push_back(r);
+    int64_t nx = 1, ng = 1, ny = xd[0] * xd[1];
+    for (int64_t v : xd) nx *= v;
+    for (int64_t v : gd) ng *= v;
+    for (int a = 0; a < r; ++a) ny *= gd[1 + a];
+    std::vector<T> x(static_cast<size_t>(nx));
+    std::vector<double> xv(static_cast<size_t>(nx)), gv(static_cast<size_t>(ng));
+    for (int64_t i = 0; i < nx; ++i) {
+      x[size_t(i)] = random_value<T>(g);
+      xv[size_t(i)] = to_double(x[size_t(i)]);
+    }
+    std::vector<double> grid(static_cast<size_t>(ng));
+    for (int64_t i = 0; i < ng; ++i) grid[size_t(i)] = gv[size_t(i)] = coord(g);
+    GridSampleAttrs at;
+    at.mode = static_cast<GridMode>(rnd(0, 2));
+    at.padding = static_cast<PaddingMode>(rnd(0, 2));
+    at.align_corners = rnd(0, 1) == 1;
+    TensorView X, G, Y;
+    X.type = Y.type = ElemTraits<T>::kType;
+    X.rank = int(xd.size());
+    for (size_t i = 0; i < xd.size(); ++i) X.dims[i] = xd[i];
+    X.data = x.data();
+    G.type = DType::Float64;
+    G.rank = int(gd.size());
+    for (size_t i = 0; i < gd.size(); ++i) G.dims[i] = gd[i];
+    G.data = grid.data();
+    REQUIRE(gridsample_output_shape(X, G, &Y).ok());
+    std::vector<T> y(static_cast<size_t>(ny));
+    Y.data = y.data();
+    REQUIRE(gridsample(at, X, G, &Y).ok());
+    const std::vector<double> e = ref::gridsample(xd, xv, gd, gv, at.mode, at.padding, at.align_corners);
+    using C = typename ElemTraits<T>::Compute;
+    double max_abs = 0;
+    for (double v : xv) max_abs = std::max(max_abs, std::fabs(v));
+    const double eps = std::is_same<C, float>::value ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
+    const double tol = max_abs * eps * 256;
+    INFO("type " << dtype_name(ElemTraits<T>::kType) << " case " << c << " mode " << int(at.mode)
+                 << " padding " << int(at.padding) << " align " << at.align_corners);
+    for (int64_t i = 0; i < ny; ++i) {
+      const T want = ElemTraits<T>::store(static_cast<C>(e[size_t(i)]));
+      if (at.mode == GridMode::Nearest) {
+        REQUIRE(std::memcmp(&want, &y[size_t(i)], sizeof(T)) == 0);  // bit-exact copies
+        continue;
+      }
+      const double dw = to_double(want), dg = to_double(y[size_t(i)]);
+      if (std::is_integral<T>::value) {
+        const double ev = e[size_t(i)];
+        const double frac = std::fabs(ev - std::floor(ev) - 0.5);
+        if (frac < 1e-3 + tol) REQUIRE(std::fabs(dw - dg) <= 1 + tol);
+        else REQUIRE(std::fabs(dw - dg) <= tol);
+      } else {
+        const double ulp = std::is_same<T, Float16>::value ? 1.0 / 1024 : 1.0 / 128;
+        REQUIRE((dw == dg || std::fabs(dw - dg) <= ulp * std::fabs(dw) + 1e-3));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("types: GridSample on every type matches the reference") {
+  check_gridsample_type<uint8_t>(31);
+  check_gridsample_type<int8_t>(32);
+  check_gridsample_type<uint16_t>(33);
+  check_gridsample_type<int16_t>(34);
+  check_gridsample_type<int32_t>(35);
+  check_gridsample_type<uint32_t>(36);
+  check_gridsample_type<int64_t>(37);
+  check_gridsample_type<uint64_t>(38);
+  check_gridsample_type<Float16>(39);
+  check_gridsample_type<BFloat16>(40);
 }

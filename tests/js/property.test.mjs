@@ -288,7 +288,13 @@ function runResize(sampler, d, x) {
 const GRID_SPATIAL = { 1: [1, 7], 2: [1, 5], 3: [1, 3] };
 const GRID_OUT = { 1: [1, 6], 2: [1, 4], 3: [1, 3] };
 
-function genGrid(rng) {
+// Case i uses mode x padding x align_corners combination i % 18, so every combination
+// is drawn; the rest is random.
+const GRID_COMBOS = [];
+for (const m of ['linear', 'nearest', 'cubic']) for (const pad of ['zeros', 'border', 'reflection']) for (const a of [0, 1]) GRID_COMBOS.push([m, pad, a]);
+
+function genGrid(rng, i) {
+  const [combMode, combPadding, combAlign] = GRID_COMBOS[i % GRID_COMBOS.length];
   const api = rng.pick(['gridSample', 'gridSample', 'run22', 'run22', 'run20', 'run16']);
   const opset = api === 'gridSample' ? 22 : Number(api.slice(3));
   const rank = opset === 16 ? 4 : rng.int(3, 5);
@@ -299,9 +305,9 @@ function genGrid(rng) {
   const d = {
     api, opset, dims: [N, C, ...spatial], gridDims: [N, ...outSp, r],
     xType: rng.pick(['float32', 'float64']), gridType: rng.pick(['float32', 'float64']),
-    mode: rng.pick(['linear', 'nearest', 'cubic']),
-    padding: rng.pick(['zeros', 'border', 'reflection']),
-    alignCorners: rng.pick([0, 1, undefined]),
+    mode: combMode,
+    padding: combPadding,
+    alignCorners: combAlign === 0 && rng.chance(0.5) ? undefined : combAlign, // undefined: the default, 0
   };
   const align = !!d.alignCorners;
   const withNaN = rng.chance(0.1);
@@ -404,7 +410,7 @@ for (let i = 0; i < COUNTS.resize; i++) {
 
 for (let i = 0; i < COUNTS.grid; i++) {
   caseTest('grid', i, (sampler, rng, note) => {
-    const d = genGrid(rng);
+    const d = genGrid(rng, i);
     const x = T(d.xType, d.dims, randomData(rng, d.xType, prod(d.dims), 0));
     const grid = T(d.gridType, d.gridDims, d.grid);
     note({ ...d, x: x.data });
@@ -430,6 +436,117 @@ for (let i = 0; i < COUNTS.upsample; i++) {
   });
 }
 
+// SEMANTICS row 11: an infinite grid location is far out of bounds and follows padding_mode.
+// For zeros and border that is what a huge finite location gives, so the reference runs
+// with +-1e300 in place of +-Infinity (reflection of infinity has no such stand-in).
+test('grid: +-Infinity locations follow padding_mode zeros and border', async () => {
+  const sampler = await samplerPromise;
+  const rng = prng(caseSeed('grid-inf', 0));
+  for (const gridType of ['float32', 'float64']) {
+    for (const mode of ['nearest', 'linear', 'cubic']) {
+      for (const padding of ['zeros', 'border']) {
+        for (const alignCorners of [false, true]) {
+          const x = T('float64', [1, 2, 3, 4], randomData(rng, 'float64', 24, 0));
+          const g = [Infinity, 0, -Infinity, 0.2, 0.1, Infinity, -Infinity, -Infinity, Infinity, Infinity, -0.4, -Infinity];
+          const grid = T(gridType, [1, 2, 3, 2], ARRAYS[gridType].from(g));
+          const stand = T('float64', [1, 2, 3, 2], Float64Array.from(grid.data, (v) => (v === Infinity ? 1e300 : v === -Infinity ? -1e300 : v)));
+          const expected = referenceGridSample(x, stand, { mode, padding, alignCorners });
+          const actual = sampler.gridSample(x, grid, { mode, paddingMode: padding, alignCorners });
+          const msg = compare(actual, expected, 'float64', 1e-9);
+          assert.equal(msg, null, `${gridType} grid, ${mode}/${padding}/alignCorners ${alignCorners}: ${msg}`);
+        }
+      }
+    }
+  }
+});
+
+// ---------------------------------------------------------------- pinned cases
+// Small fixed cases distilled from random failures, so each stays visible under any seed.
+
+// SEMANTICS row 12: empty outputs are allowed. sizes 0 makes the scale 0, which must not
+// reach the antialias window arithmetic (-1/0).
+test('pinned: antialias with an output length of 0 gives an empty tensor', async () => {
+  const sampler = await samplerPromise;
+  const x = T('float32', [7], Float32Array.from([1, 2, 3, 4, 5, 6, 7]));
+  for (const mode of ['linear', 'cubic']) {
+    const y = sampler.run({ opType: 'Resize', opset: 19, attributes: { mode, antialias: 1 } }, [x, null, null, i64([0])])[0];
+    assert.deepEqual([Array.from(y.dims), y.data.length], [[0], 0], `${mode}`);
+    const y2 = sampler.resize(T('float64', [2, 3], new Float64Array(6)), { mode, antialias: true, sizes: [2, 0] });
+    assert.deepEqual([Array.from(y2.dims), y2.data.length], [[2, 0], 0], `${mode}, 2-D`);
+  }
+});
+
+// SEMANTICS row 11: a NaN location gives NaN for floating-point X, also when another
+// component of the same location is far out of bounds (zeros padding).
+test('pinned: a grid location with a NaN component gives NaN even when another component is out of bounds', async () => {
+  const sampler = await samplerPromise;
+  const x = T('float64', [1, 1, 3, 1], Float64Array.from([1, 2, 3]));
+  for (const mode of ['linear', 'nearest', 'cubic']) {
+    for (const loc of [[NaN, 5], [NaN, -3], [0.5, NaN]]) {
+      const grid = T('float64', [1, 1, 1, 2], Float64Array.from(loc));
+      const expected = referenceGridSample(x, grid, { mode, padding: 'zeros' });
+      const y = sampler.gridSample(x, grid, { mode, paddingMode: 'zeros' });
+      assert.ok(Number.isNaN(expected.data[0]));
+      assert.ok(Number.isNaN(y.data[0]), `${mode}, zeros, grid (${loc}): got ${y.data[0]}, expected NaN`);
+    }
+  }
+});
+
+// keep_aspect_ratio_policy rounds the output length up (floor(scale * in + 0.5)), so with
+// align_corners and the unrounded length W = scale * in (rows 3, 6) a coordinate can land
+// past the last pixel: X [2, 3], sizes [1, 5], not_larger -> scale 0.5, output [1, 2],
+// x_in = 1 * (3 - 1) / (1.5 - 1) = 4. With exclude_outside every tap is outside and the
+// spec's renormalisation is 0/0: the reference (like the ONNX reference's
+// `coeffs /= sum(coeffs)`) gives NaN. Without exclude_outside the taps clamp to X[0, 2] = 3.
+test('pinned: exclude_outside with every tap outside (policy + align_corners)', async () => {
+  const sampler = await samplerPromise;
+  const x = T('float64', [2, 3], Float64Array.from([1, 2, 3, 4, 5, 6]));
+  for (const mode of ['linear', 'cubic']) {
+    for (const excludeOutside of [false, true]) {
+      const opts = { mode, coordinateTransformationMode: 'align_corners', excludeOutside, sizes: [1, 5], keepAspectRatioPolicy: 'not_larger' };
+      const expected = referenceResize(x, { mode, coord: 'align_corners', excludeOutside, sizes: [1, 5], keepAspectRatioPolicy: 'not_larger' });
+      assert.deepEqual(Array.from(expected.data), [1, excludeOutside ? NaN : 3]);
+      const msg = compare(sampler.resize(x, opts), expected, 'float64', 1e-12);
+      assert.equal(msg, null, `${mode}, excludeOutside ${excludeOutside}: ${msg}`);
+    }
+  }
+});
+
+// SEMANTICS row 2: decisions are taken on the exact source coordinate. The reference
+// computes coordinates as exact rationals; these two cases land exactly on a decision point
+// that a straightforward double evaluation of the formula misses by one ulp.
+//
+// half_pixel_symmetric, in 5, scale 1.25: W = 6.25, out 6, offset = 2.5 * (1 - 6/6.25) = 0.1,
+// x_in(0) = 0.1 + 0.5/1.25 - 0.5 = 0 exactly (1.1e-16 in naive double), so ceil gives 0.
+test('pinned: half_pixel_symmetric lands exactly on integers (nearest ceil)', async () => {
+  const sampler = await samplerPromise;
+  const x = T('float64', [5], Float64Array.from([0, 1, 2, 3, 4]));
+  const expected = referenceResize(x, { mode: 'nearest', coord: 'half_pixel_symmetric', nearestMode: 'ceil', scales: [1.25] });
+  assert.deepEqual(Array.from(expected.data), [0, 1, 2, 3, 4, 4]);
+  const y = sampler.resize(x, { mode: 'nearest', coordinateTransformationMode: 'half_pixel_symmetric', nearestMode: 'ceil', scales: [1.25] });
+  const msg = compare(y, expected, 'float64', 0);
+  assert.equal(msg, null, msg);
+});
+
+// tf_crop_and_resize with roi end 1: the last output maps to start*(in-1) + (out-1)*(1-start)*(in-1)/(out-1)
+// = in - 1 exactly, which is inside [0, in - 1]; it must not become extrapolation_value
+// nor the pixel before it.
+test('pinned: tf_crop_and_resize with roi end 1 maps the last output exactly onto the last pixel', async () => {
+  const sampler = await samplerPromise;
+  const cases = [
+    { L: 8, scale: 0.75, roi: [0.4141267667524516, 1], want: [2, 3, 4, 5, 6, 7] },
+    { L: 2, scale: 2, roi: [-0.0971578005468473, 1], want: [-1, 0, 0, 1] },
+  ];
+  for (const c of cases) {
+    const x = T('float64', [c.L], Float64Array.from({ length: c.L }, (_, i) => i));
+    const expected = referenceResize(x, { mode: 'nearest', coord: 'tf_crop_and_resize', nearestMode: 'floor', scales: [c.scale], roi: c.roi, extrapolationValue: -1 });
+    assert.deepEqual(Array.from(expected.data), c.want);
+    const y = sampler.resize(x, { mode: 'nearest', coordinateTransformationMode: 'tf_crop_and_resize', nearestMode: 'floor', scales: [c.scale], roi: c.roi, extrapolationValue: -1 });
+    const msg = compare(y, expected, 'float64', 0);
+    assert.equal(msg, null, `in ${c.L}, scale ${c.scale}, roi [${c.roi}]: ${msg}`);
+  }
+});
+
 // The generators must actually reach every option; a change that narrows them fails here.
 test('the random cases cover every option', () => {
   if (ONLY_CASE) return;
@@ -453,7 +570,7 @@ test('the random cases cover every option', () => {
     if (d.extrapolationValue !== undefined) add('extrapolation_value');
   }
   for (let i = 0; i < COUNTS.grid; i++) {
-    const d = genGrid(prng(caseSeed('grid', i)));
+    const d = genGrid(prng(caseSeed('grid', i)), i);
     add(`g:${d.api}`); add(`g:${d.mode}/${d.padding}/${!!d.alignCorners}`); add(`g:rank${d.dims.length}`);
     add(`g:x${d.xType}`); add(`g:grid${d.gridType}`);
   }

@@ -5,8 +5,12 @@
 // shared/docs/SEMANTICS.md, structured like the ONNX reference implementation rather than
 // like the library's plan tables: for every output element, each axis' source coordinate
 // is computed from its formula, and the N-D value is built by nested 1-D interpolation
-// (interpolate each sub-tensor along the inner axes, then 1-D along the outermost). All
-// arithmetic is in float64 JS numbers; nothing is cached, nothing is vectorised.
+// (interpolate each sub-tensor along the inner axes, then 1-D along the outermost).
+// Values and weights are float64 JS numbers. Resize source coordinates are exact rationals
+// (see "exact rationals" below): the formulas are the documented ones, but the decisions
+// that jump (nearest rounding, floor, the tf_crop_and_resize bounds test) are taken on
+// their true value, never on a value one ulp off. GridSample is all float64, as decided.
+// Nothing is vectorised; per-axis coordinates are computed once per call.
 //
 // Tensors are { type, dims, data }; data may be any array-like of numbers.
 
@@ -48,66 +52,115 @@ export function keys(s, a) {
   return 0;
 }
 
+// ---------------------------------------------------------------- exact rationals
+//
+// Resize source coordinates are computed exactly, as BigInt fractions: every input is a
+// rational (integer lengths and sizes, float32 scales and roi values are dyadic), so the
+// coordinate of each formula has one true value, and the decisions that jump (the nearest
+// index at a .5 tie, floor() at an integer, tf_crop_and_resize's bounds test) are taken on
+// that value (SEMANTICS row 2: "decide on the exact value"). Only the fractional part that
+// feeds the interpolation weights is rounded to a double.
+
+function gcd(a, b) {
+  if (a < 0n) a = -a;
+  if (b < 0n) b = -b;
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+class Q {
+  constructor(n, d = 1n) {
+    if (d === 0n) throw new RangeError('reference: division by zero in an exact coordinate');
+    if (d < 0n) { n = -n; d = -d; }
+    const g = gcd(n, d) || 1n;
+    this.n = n / g;
+    this.d = d / g;
+  }
+
+  // The exact value of a finite double.
+  static of(v) {
+    if (v instanceof Q) return v;
+    if (typeof v === 'bigint') return new Q(v);
+    if (!Number.isFinite(v)) throw new RangeError(`reference: ${v} is not finite`);
+    let d = 1n;
+    while (!Number.isInteger(v)) { v *= 2; d *= 2n; } // exact: doubling a double is exact
+    return new Q(BigInt(v), d);
+  }
+
+  add(o) { o = Q.of(o); return new Q(this.n * o.d + o.n * this.d, this.d * o.d); }
+  sub(o) { o = Q.of(o); return new Q(this.n * o.d - o.n * this.d, this.d * o.d); }
+  mul(o) { o = Q.of(o); return new Q(this.n * o.n, this.d * o.d); }
+  div(o) { o = Q.of(o); return new Q(this.n * o.d, this.d * o.n); }
+  cmp(o) { o = Q.of(o); const l = this.n * o.d, r = o.n * this.d; return l < r ? -1 : l > r ? 1 : 0; }
+  isZero() { return this.n === 0n; }
+  // floor and ceil as integers (Number; lengths here are small)
+  floor() { const q = this.n / this.d; return Number(this.n < 0n && q * this.d !== this.n ? q - 1n : q); }
+  ceil() { return -new Q(-this.n, this.d).floor(); }
+  toNumber() { return Number(this.n) / Number(this.d); }
+}
+
+const HALF = new Q(1n, 2n);
+
 // ---------------------------------------------------------------- Resize
 
-// Source coordinate of output index x on one axis.
-//   ax: { inLen, outLen, scale, W, exact: { num, den } | null, roiStart, roiEnd }
-// `exact` is set when the output size came from `sizes` with policy stretch: the scale
-// is then the ratio out/in and the formulas divide once by it, as x * in / out.
+// Exact source coordinate (a Q) of output index x on one axis.
+//   ax: { inLen, outLen, s (Q: the scale), W (Q: unrounded output length), roiStart, roiEnd (Q) }
 export function sourceCoordinate(coord, x, ax) {
-  const { inLen: L, outLen: O, scale: s, W } = ax;
-  // (x + c) / s, computed as (x + c) * in / out when the ratio is exact.
-  const div = (v) => (ax.exact ? (v * L) / O : v / s);
+  const L = ax.inLen, O = ax.outLen, s = ax.s, W = ax.W;
+  const X = Q.of(x);
   switch (coord) {
-    case 'half_pixel':
-      return div(x + 0.5) - 0.5;
-    case 'half_pixel_symmetric': {
-      const offset = (L / 2) * (1 - O / W);
-      return offset + div(x + 0.5) - 0.5;
+    case 'half_pixel': // (x + 0.5) / s - 0.5
+      return X.add(HALF).div(s).sub(HALF);
+    case 'half_pixel_symmetric': { // offset + (x + 0.5) / s - 0.5, offset = in/2 * (1 - out/W)
+      const offset = Q.of(L).div(2).mul(Q.of(1).sub(Q.of(O).div(W)));
+      return offset.add(X.add(HALF).div(s)).sub(HALF);
     }
-    case 'pytorch_half_pixel':
-      return O > 1 ? div(x + 0.5) - 0.5 : 0;
-    case 'align_corners':
-      return W === 1 ? 0 : (x * (L - 1)) / (W - 1);
-    case 'asymmetric':
-      return div(x);
-    case 'tf_half_pixel_for_nn':
-      return div(x + 0.5);
-    case 'tf_crop_and_resize': {
+    case 'pytorch_half_pixel': // out > 1 ? (x + 0.5) / s - 0.5 : 0
+      return O > 1 ? X.add(HALF).div(s).sub(HALF) : Q.of(0);
+    case 'align_corners': // W == 1 ? 0 : x * (in - 1) / (W - 1)
+      return W.cmp(1) === 0 ? Q.of(0) : X.mul(L - 1).div(W.sub(1));
+    case 'asymmetric': // x / s
+      return X.div(s);
+    case 'tf_half_pixel_for_nn': // (x + 0.5) / s
+      return X.add(HALF).div(s);
+    case 'tf_crop_and_resize': { // out > 1 ? start*(in-1) + x*(end-start)*(in-1)/(out-1) : 0.5*(start+end)*(in-1)
       const a = ax.roiStart, b = ax.roiEnd;
-      return O > 1 ? a * (L - 1) + (x * (b - a) * (L - 1)) / (O - 1) : 0.5 * (a + b) * (L - 1);
+      return O > 1
+        ? a.mul(L - 1).add(X.mul(b.sub(a)).mul(L - 1).div(O - 1))
+        : a.add(b).mul(HALF).mul(L - 1);
     }
     default:
       throw new Error(`reference: unknown coordinate_transformation_mode ${coord}`);
   }
 }
 
-// Nearest index for source coordinate xs.
+// Nearest index for the exact source coordinate xs (a Q), clamped to [0, in - 1].
 export function nearestIndex(xs, nearestMode, scale, L) {
-  const f = Math.floor(xs);
-  const frac = xs - f;
+  const f = xs.floor();
+  const c = xs.sub(f).cmp(HALF); // fractional part against 0.5
   let i;
   switch (nearestMode) {
-    case 'round_prefer_floor': i = frac <= 0.5 ? f : f + 1; break;
-    case 'round_prefer_ceil': i = frac < 0.5 ? f : f + 1; break;
+    case 'round_prefer_floor': i = c <= 0 ? f : f + 1; break;
+    case 'round_prefer_ceil': i = c < 0 ? f : f + 1; break;
     case 'floor': i = f; break;
-    case 'ceil': i = Math.ceil(xs); break;
-    case 'opset10': i = scale >= 1 ? f : Math.ceil(xs); break;
+    case 'ceil': i = xs.ceil(); break;
+    case 'opset10': i = scale >= 1 ? f : xs.ceil(); break; // Resize-10 (row 10)
     default: throw new Error(`reference: unknown nearest_mode ${nearestMode}`);
   }
   return clamp(i, 0, L - 1);
 }
 
-// Taps and weights of one 1-D interpolation at source coordinate xs: [{ index, weight }],
-// indices already resolved against the edge (clamped, or dropped by exclude_outside).
+// Taps and weights of one 1-D interpolation at the exact source coordinate xs:
+// [{ index, weight }], indices resolved against the edge (clamped, or dropped by
+// exclude_outside), zero weights dropped (such taps are never read).
 export function taps1d(xs, ax, p) {
   const L = ax.inLen, s = ax.scale;
   const a = p.cubicA === undefined ? -0.75 : p.cubicA;
   let raw; // [{ index (unclamped), weight }]
   if (p.antialias && s < 1) {
     // Pillow-style widened filter, as the ONNX reference's *_coeffs_antialias.
-    const base = Math.ceil(xs) - 1;
-    const ratio = xs - base; // in (0, 1]
+    const base = xs.ceil() - 1;
+    const ratio = xs.sub(base).toNumber(); // in (0, 1]
     raw = [];
     if (p.mode === 'linear') {
       const start = Math.floor(-1 / s) + 1;
@@ -122,8 +175,8 @@ export function taps1d(xs, ax, p) {
     for (const r of raw) sum += r.weight;
     for (const r of raw) r.weight /= sum;
   } else {
-    const f = Math.floor(xs);
-    const t = xs - f;
+    const f = xs.floor();
+    const t = xs.sub(f).toNumber(); // in [0, 1)
     if (p.mode === 'linear') {
       raw = [{ index: f, weight: 1 - t }, { index: f + 1, weight: t }];
     } else {
@@ -136,19 +189,26 @@ export function taps1d(xs, ax, p) {
     }
   }
   if (p.excludeOutside) {
+    // Outside taps get weight 0 and the rest is renormalised to sum 1. When every tap is
+    // outside this is 0/0 = NaN, as in the ONNX reference (`coeffs /= sum(coeffs)`).
     let sum = 0;
     for (const r of raw) {
       if (r.index < 0 || r.index > L - 1) r.weight = 0;
       sum += r.weight;
     }
+    if (sum === 0) return [{ index: 0, weight: NaN }];
     for (const r of raw) r.weight /= sum;
     return raw.filter((r) => r.weight !== 0);
   }
   return raw.filter((r) => r.weight !== 0).map((r) => ({ index: clamp(r.index, 0, L - 1), weight: r.weight }));
 }
 
-// Per-axis parameters: output length, the scale used in the formulas, the unrounded
-// output length W, and whether coordinates use the exact ratio in/out.
+// Per-axis parameters: input and output length, the scale used in the formulas (exact, s,
+// and as a double, scale), and the unrounded output length W (exact).
+//   scales:            out = floor(in * scale), s = the float32 scale, W = s * in
+//   sizes, stretch:    out = sizes, s = out / in, W = out
+//   sizes, not_larger / not_smaller: s = min / max over the listed axes of sizes/in,
+//                      out = floor(s * in + 0.5) (double, row 6), W = s * in
 export function resizeAxes(inDims, p) {
   const r = inDims.length;
   const axesSet = p.axes ? new Set(p.axes.map((a) => (a < 0 ? a + r : a))) : null;
@@ -156,33 +216,36 @@ export function resizeAxes(inDims, p) {
   const policy = p.keepAspectRatioPolicy || 'stretch';
   const roi = p.roi || null;
   const out = [];
+  const ONE = Q.of(1);
   if (p.sizes && policy !== 'stretch') {
-    let scale = policy === 'not_larger' ? Infinity : -Infinity;
+    let best = null;
     for (let i = 0; i < r; i++) {
-      if (!inAxes(i)) continue;
-      const q = Number(p.sizes[i]) / inDims[i];
-      scale = policy === 'not_larger' ? Math.min(scale, q) : Math.max(scale, q);
+      if (!inAxes(i) || inDims[i] === 0) continue;
+      const q = new Q(BigInt(p.sizes[i]), BigInt(inDims[i]));
+      if (best === null || (policy === 'not_larger' ? q.cmp(best) < 0 : q.cmp(best) > 0)) best = q;
     }
+    const s = best || ONE;
+    const scale = s.toNumber();
     for (let i = 0; i < r; i++) {
       const L = inDims[i];
-      if (!inAxes(i)) { out.push({ inLen: L, outLen: L, scale: 1, W: L, exact: null }); continue; }
-      const O = Math.floor(scale * L + 0.5);
-      out.push({ inLen: L, outLen: O, scale, W: scale * L, exact: null });
+      if (!inAxes(i)) { out.push({ inLen: L, outLen: L, s: ONE, scale: 1, W: Q.of(L) }); continue; }
+      out.push({ inLen: L, outLen: Math.floor(scale * L + 0.5), s, scale, W: s.mul(L) });
     }
   } else if (p.sizes) {
     for (let i = 0; i < r; i++) {
       const L = inDims[i], O = Number(p.sizes[i]);
-      out.push({ inLen: L, outLen: O, scale: O / L, W: O, exact: { num: O, den: L } });
+      const s = L > 0 ? new Q(BigInt(O), BigInt(L)) : ONE; // L = 0: no element to compute
+      out.push({ inLen: L, outLen: O, s, scale: L > 0 ? O / L : 1, W: Q.of(O) });
     }
   } else {
     for (let i = 0; i < r; i++) {
-      const L = inDims[i], s = Number(p.scales[i]);
-      out.push({ inLen: L, outLen: Math.floor(L * s), scale: s, W: s * L, exact: null });
+      const L = inDims[i], scale = Number(p.scales[i]);
+      out.push({ inLen: L, outLen: Math.floor(L * scale), s: Q.of(scale), scale, W: Q.of(scale).mul(L) });
     }
   }
   for (let i = 0; i < r; i++) {
-    out[i].roiStart = roi ? Number(roi[i]) : 0;
-    out[i].roiEnd = roi ? Number(roi[r + i]) : 1;
+    out[i].roiStart = Q.of(roi ? Number(roi[i]) : 0);
+    out[i].roiEnd = Q.of(roi ? Number(roi[r + i]) : 1);
   }
   return out;
 }
@@ -207,10 +270,13 @@ export function referenceResize(x, p) {
   const mode = p.mode || 'nearest';
   const extrap = p.extrapolationValue === undefined ? 0 : p.extrapolationValue;
 
+  // The coordinate of an output index depends only on its axis: compute each once.
+  const coords = axes.map((ax) => Array.from({ length: ax.outLen }, (_, o) => sourceCoordinate(coord, o, ax)));
+
   for (let flat = 0; flat < n; flat++) {
     const oidx = unravel(flat, outDims);
-    const xs = oidx.map((o, i) => sourceCoordinate(coord, o, axes[i]));
-    if (coord === 'tf_crop_and_resize' && xs.some((v, i) => v < 0 || v > axes[i].inLen - 1)) {
+    const xs = oidx.map((o, i) => coords[i][o]);
+    if (coord === 'tf_crop_and_resize' && xs.some((v, i) => v.cmp(0) < 0 || v.cmp(axes[i].inLen - 1) > 0)) {
       data[flat] = extrap;
       continue;
     }
