@@ -1,6 +1,6 @@
-// Declarations of the image helpers (bindings/image.js), to be merged into index.d.ts:
-// `interface Sampler extends ImageHelpers`, and the import below dropped. They compile with
-// and without the DOM lib: the browser-only types are looked up on globalThis.
+// Declarations of the image helpers (bindings/image.js); index.d.ts makes Sampler extend
+// ImageHelpers. They compile with and without the DOM lib: the browser-only types are
+// looked up on globalThis.
 
 import type { Tensor, OutputTensor, ResizeMode, CoordinateTransformationMode, NearestMode } from './index.js';
 

@@ -280,7 +280,9 @@ function installImageHelpers(Sampler, h) {
     // pixel = (x * std + mean) / scale = x * k[c] + b[c]
     const k = [], b = [];
     for (let c = 0; c < C; c++) { k.push(std[c] / scale); b.push(mean[c] / scale); }
-    if (C === 1) {
+    if (C === 4 && layout === 'nhwc' && !premultiply && norm.identity) {
+      out.set(src); // converts each element as a Uint8ClampedArray store does
+    } else if (C === 1) {
       for (let i = 0, j = 0; i < n; i++, j += 4) {
         const v = src[i] * k[0] + b[0];
         out[j] = v; out[j + 1] = v; out[j + 2] = v; out[j + 3] = 255;

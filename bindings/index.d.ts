@@ -1,5 +1,8 @@
 // Type declarations of onnx-sampling-wasm, written by hand (emcc 3.1.6 cannot emit them)
-// and checked by tests/ts/ with tsc.
+// and checked by tests/ts/ with tsc. The image helpers are declared in image.d.ts.
+
+import type { ImageHelpers } from './image.js';
+export type * from './image.js';
 
 /** Element type names, as onnxruntime-web's Tensor spells them. */
 export type TensorType =
@@ -123,7 +126,7 @@ export interface WasmTensor<T extends TensorType = TensorType> extends Tensor<T>
   dispose(): void;
 }
 
-export interface Sampler {
+export interface Sampler extends ImageHelpers {
   /**
    * Runs one ONNX node with that opset's exact semantics. Inputs are positional as in the
    * node; null (or, from opset 11, an empty tensor) marks an omitted optional input.
@@ -147,7 +150,7 @@ export interface CreateSamplerOptions {
   /** The .wasm bytes, to skip loading them (any environment). */
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** Browser only: where to fetch osw-web.wasm from. */
-  wasmUrl?: string | URL;
+  wasmUrl?: string | { readonly href: string };
 }
 
 /** Loads the WebAssembly module (once per page or process) and returns a sampler. */

@@ -45,6 +45,7 @@ for (const f of ['osw-node.cjs', 'osw-node.wasm', 'osw-web.mjs', 'osw-web.wasm']
   copyIfChanged(join(build, f), join(dist, f));
 }
 copyIfChanged(join(root, 'bindings', 'index.d.ts'), join(dist, 'index.d.ts'));
+copyIfChanged(join(root, 'bindings', 'image.d.ts'), join(dist, 'image.d.ts'));
 
 // The JS layer: api.js, then the optional image helpers (bindings/image.js), which api.js
 // installs on the Sampler class when present.

@@ -35,6 +35,10 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
                              std::to_string(plan->out_dims[a]));
   }
   plan->n_passes = 0;
+  // A new plan starts without the previous one's cached buffers.
+  plan->nearest_ready = false;
+  plan->scratch[0] = Buffer<unsigned char>();
+  plan->scratch[1] = Buffer<unsigned char>();
   for (int a = 0; a < rank; ++a) {
     OSW_RETURN_IF_ERROR(build_axis_plan(attrs, plan->geo.axis[a], &plan->axis[a]));
     if (!plan->axis[a].identity) plan->order[plan->n_passes++] = a;
@@ -87,13 +91,17 @@ Status gather_nearest(const ResizePlan& plan, const E* x, E* y) {
     stride[a] = s;
     s *= plan.in_dims[a];
   }
-  // Per-axis input offsets of each output index.
-  Buffer<int64_t> offsets[kMaxRank];
-  for (int a = 0; a <= last; ++a) {
-    const AxisPlan& ap = plan.axis[a];
-    if (!offsets[a].allocate(ap.out)) return out_of_memory("nearest offsets", ap.out * 8);
-    for (int64_t o = 0; o < ap.out; ++o)
-      offsets[a][o] = static_cast<int64_t>(ap.index[o * ap.taps]) * stride[a];
+  // Per-axis input offsets of each output index, kept with the plan (element strides do
+  // not depend on the element type).
+  Buffer<int64_t>* offsets = plan.nearest_offsets;
+  if (!plan.nearest_ready) {
+    for (int a = 0; a <= last; ++a) {
+      const AxisPlan& ap = plan.axis[a];
+      if (!offsets[a].allocate(ap.out)) return out_of_memory("nearest offsets", ap.out * 8);
+      for (int64_t o = 0; o < ap.out; ++o)
+        offsets[a][o] = static_cast<int64_t>(ap.index[o * ap.taps]) * stride[a];
+    }
+    plan.nearest_ready = true;
   }
   int64_t outer = 1;
   for (int a = 0; a < last; ++a) outer *= plan.out_dims[a];
@@ -146,11 +154,14 @@ Status interpolate(const ResizePlan& plan, const T* x, T* y) {
       scratch = std::max(scratch, n);
     }
   }
-  Buffer<F> buf[2];
-  if (plan.n_passes > 1 && !buf[0].allocate(scratch))
-    return out_of_memory("resize scratch", scratch * int64_t(sizeof(F)));
-  if (plan.n_passes > 2 && !buf[1].allocate(scratch))
-    return out_of_memory("resize scratch", scratch * int64_t(sizeof(F)));
+  // Kept with the plan; grown when a wider compute type needs more.
+  const int64_t bytes = scratch * int64_t(sizeof(F));
+  for (int i = 0; i < 2 && i + 1 < plan.n_passes; ++i) {
+    if (plan.scratch[i].size() < bytes && !plan.scratch[i].allocate(bytes))
+      return out_of_memory("resize scratch", bytes);
+  }
+  F* buf[2] = {reinterpret_cast<F*>(plan.scratch[0].data()),
+               reinterpret_cast<F*>(plan.scratch[1].data())};
 
   for (int i = 0; i < plan.n_passes; ++i) {
     const int a = plan.order[i];
@@ -162,8 +173,8 @@ Status interpolate(const ResizePlan& plan, const T* x, T* y) {
     if constexpr (std::is_same<F, float>::value) w = ap.weight_f.data();
     else w = ap.weight.data();
     const bool first = i == 0, final = i + 1 == plan.n_passes;
-    F* dst = final ? nullptr : buf[i % 2].data();
-    const F* src = first ? nullptr : buf[(i + 1) % 2].data();
+    F* dst = final ? nullptr : buf[i % 2];
+    const F* src = first ? nullptr : buf[(i + 1) % 2];
     if (first && final) resize_pass<T, T, F>(x, y, outer, inner, ap, w);
     else if (first) resize_pass<T, F, F>(x, dst, outer, inner, ap, w);
     else if (final) resize_pass<F, T, F>(src, y, outer, inner, ap, w);

@@ -21,6 +21,11 @@ struct ResizePlan {
   // Linear/cubic: the axes resampled, in the order the passes run (identity axes skipped).
   int n_passes = 0;
   int order[kMaxRank] = {};
+  // Kept between executions of the same plan, so repeated calls do not allocate: the
+  // intermediate results of the passes, and the nearest gather's offsets.
+  mutable Buffer<unsigned char> scratch[2];
+  mutable Buffer<int64_t> nearest_offsets[kMaxRank];
+  mutable bool nearest_ready = false;
 };
 
 Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int rank,

@@ -182,11 +182,69 @@ void resize_pass_simd(const Tin* x, Tout* y, int64_t outer, int64_t inner,
 }
 #endif
 
+// The innermost axis (inner == 1) in float, for plans with the SIMD block form. Per block
+// of 4 outputs: load the 8 inputs from the block's base, and for each tap k build the
+// vector of the 4 outputs' k-th inputs with two byte shuffles (lanes from the first 8
+// bytes' vector, then from the second's; a shuffle index past 15 yields 0, so OR merges
+// them). Zero-weight taps are masked out and the sum starts from -0.0, the additive
+// identity, so each output equals the scalar loop's bit for bit, NaN locality and -0.0
+// included. Blocks without the form, and the last out % 4 outputs, run the scalar loop.
+inline void resize_pass_inner_simd(const float* x, float* y, int64_t outer,
+                                   const AxisPlan& plan) {
+  const int64_t in = plan.in, out = plan.out;
+  const int K = plan.taps;
+  const int32_t* count = plan.count.data();
+  const int32_t* index = plan.index.data();
+  const float* weights = plan.weight_f.data();
+  const v128_t four = wasm_i8x16_splat(4), sixteen = wasm_i8x16_splat(16);
+  const v128_t neg_zero = wasm_f32x4_splat(-0.0f);
+  auto scalar_output = [&](const float* xp, float* yp, int64_t o) {
+    const int n = count[o];
+    const int32_t* idx = index + o * K;
+    const float* w = weights + o * K;
+    float acc = n > 0 ? w[0] * xp[idx[0]] : 0.0f;
+    for (int k = 1; k < n; ++k) acc += w[k] * xp[idx[k]];
+    yp[o] = acc;
+  };
+  for (int64_t p = 0; p < outer; ++p) {
+    const float* xp = x + p * in;
+    float* yp = y + p * out;
+    for (int64_t b = 0; b < plan.blocks; ++b) {
+      const int32_t base = plan.blk_base[b];
+      if (base < 0) {
+        for (int64_t o = 4 * b; o < 4 * b + 4; ++o) scalar_output(xp, yp, o);
+        continue;
+      }
+      const v128_t lo = wasm_v128_load(xp + base), hi = wasm_v128_load(xp + base + 4);
+      v128_t m = wasm_v128_load(plan.blk_mask.data() + b * 16);
+      const float* w = plan.blk_w.data() + b * K * 4;
+      const uint32_t* nz = plan.blk_nz.data() + b * K * 4;
+      v128_t acc = neg_zero;
+      for (int k = 0; k < K; ++k) {
+        const v128_t v = wasm_v128_or(wasm_i8x16_swizzle(lo, m),
+                                      wasm_i8x16_swizzle(hi, wasm_i8x16_sub(m, sixteen)));
+        const v128_t prod = wasm_f32x4_mul(wasm_v128_load(w + 4 * k), v);
+        acc = wasm_f32x4_add(acc, wasm_v128_bitselect(prod, neg_zero, wasm_v128_load(nz + 4 * k)));
+        m = wasm_i8x16_add(m, four);
+      }
+      wasm_v128_store(yp + 4 * b, acc);
+    }
+    for (int64_t o = 4 * plan.blocks; o < out; ++o) scalar_output(xp, yp, o);
+  }
+}
+
 // The pass the executor uses: SIMD where the types allow, scalar otherwise.
 template <typename Tin, typename Tout, typename F>
 inline void resize_pass(const Tin* x, Tout* y, int64_t outer, int64_t inner,
                         const AxisPlan& plan, const F* weights) {
 #if OSW_HAVE_SIMD
+  if constexpr (std::is_same<Tin, float>::value && std::is_same<Tout, float>::value &&
+                std::is_same<F, float>::value) {
+    if (inner == 1 && plan.blocks > 0) {
+      resize_pass_inner_simd(x, y, outer, plan);
+      return;
+    }
+  }
   if constexpr (Lanes<Tin, F>::kOk && Lanes<Tout, F>::kOk) {
     resize_pass_simd<Tin, Tout, F>(x, y, outer, inner, plan, weights);
     return;

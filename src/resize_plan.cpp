@@ -172,6 +172,45 @@ int max_taps(const ResizeAttrs& attrs, double scale) {
 
 }  // namespace
 
+// Builds the innermost-axis SIMD form from the compacted taps and each output's window.
+// A block qualifies when its 4 outputs have windows inside the input (no clamping, no
+// crop, finite weights), within 8 inputs of the first window, and 8 inputs can be loaded.
+static Status build_simd_blocks(const AxisGeometry& g, int K, const Buffer<int64_t>& window,
+                                AxisPlan* p) {
+  const int64_t blocks = g.out / 4;
+  if (!p->blk_base.allocate(blocks) || !p->blk_mask.allocate(blocks * 16) ||
+      !p->blk_w.allocate(blocks * K * 4) || !p->blk_nz.allocate(blocks * K * 4))
+    return out_of_memory("a resize plan", blocks * (20 + 32 * K));
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t o0 = 4 * b;
+    const int64_t base = window[o0];
+    bool ok = base >= 0 && base + 8 <= g.in;
+    for (int j = 0; ok && j < 4; ++j) {
+      const int64_t f = window[o0 + j];
+      ok = f >= base && f - base + K <= 8 && !std::isnan(p->weight[(o0 + j) * K]);
+    }
+    p->blk_base[b] = ok ? static_cast<int32_t>(base) : -1;
+    if (!ok) continue;
+    for (int j = 0; j < 4; ++j) {
+      const int64_t o = o0 + j;
+      const int d = static_cast<int>(window[o] - base);
+      for (int byte = 0; byte < 4; ++byte) p->blk_mask[b * 16 + j * 4 + byte] = uint8_t(4 * d + byte);
+      // Spread the compacted taps back onto the window; absent positions weigh 0.
+      for (int k = 0; k < K; ++k) {
+        p->blk_w[(b * K + k) * 4 + j] = 0.0f;
+        p->blk_nz[(b * K + k) * 4 + j] = 0;
+      }
+      for (int k = 0; k < p->count[o]; ++k) {
+        const int pos = static_cast<int>(p->index[o * K + k] - window[o]);
+        p->blk_w[(b * K + pos) * 4 + j] = p->weight_f[o * K + k];
+        p->blk_nz[(b * K + pos) * 4 + j] = 0xFFFFFFFFu;
+      }
+    }
+  }
+  p->blocks = blocks;
+  return Status::Ok();
+}
+
 Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* p) {
   p->in = g.in;
   p->out = g.out;
@@ -199,6 +238,12 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
   Buffer<double> raw;
   if (!raw.allocate(K)) return out_of_memory("a resize plan", K * 8);
 
+  // First raw tap of each output whose K consecutive taps all lie inside the input
+  // (-1 otherwise), for the innermost-axis SIMD form.
+  Buffer<int64_t> window;
+  const bool simd_form = attrs.mode != ResizeMode::Nearest && K <= 4 && g.in >= 8 && g.out >= 4;
+  if (simd_form && !window.allocate(g.out)) return out_of_memory("a resize plan", g.out * 8);
+
   const coord::Fn fn = coord::select(attrs.coord);
   const bool crop = attrs.coord == CoordMode::TfCropAndResize;
   const int64_t last = g.in - 1;
@@ -214,6 +259,7 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
     const bool outside = crop && !(x >= 0.0 && x <= static_cast<double>(last));
     p->outside[o] = outside ? 1 : 0;
     if (outside || g.in == 0) {
+      if (simd_form) window[o] = -1;
       p->any_outside |= outside;
       p->count[o] = 0;
       for (int k = 0; k < K; ++k) { idx[k] = 0; w[k] = 0.0; wf[k] = 0.0f; }
@@ -231,6 +277,8 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
       RawTaps t;
       t.w = raw.data();
       filter_taps(attrs, x, scale, &t);
+      if (simd_form)
+        window[o] = (t.n == K && t.first >= 0 && t.first + K - 1 <= last) ? t.first : -1;
       if (attrs.exclude_outside) {
         // Taps outside the input get weight 0; the rest are renormalised.
         double sum = 0.0;
@@ -272,6 +320,8 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
     if (identity && !(n == 1 && idx[0] == o && w[0] == 1.0)) identity = false;
   }
   p->identity = identity;
+  p->blocks = 0;
+  if (simd_form) OSW_RETURN_IF_ERROR(build_simd_blocks(g, K, window, p));
   return Status::Ok();
 }
 

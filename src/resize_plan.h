@@ -57,6 +57,16 @@ struct AxisPlan {
   Buffer<double> weight;   // [out * K]: weights in use sum to 1
   Buffer<float> weight_f;  // the same weights in float, for float32 kernels
   Buffer<uint8_t> outside; // [out]: 1 where the output takes extrapolation_value
+
+  // The innermost-axis SIMD form (linear/cubic, K <= 4, float kernels): outputs in blocks of
+  // 4 whose K taps are consecutive input indices inside the input, all within 8 inputs
+  // from the block's base. Such a block loads 8 inputs and shuffles each tap's 4 lanes out
+  // of them (see resize_pass_inner_simd). Other blocks run the scalar loop.
+  int64_t blocks = 0;       // out / 4 when the form exists, else 0
+  Buffer<int32_t> blk_base; // [blocks]: first input index of the 8 loaded, or -1 (scalar)
+  Buffer<uint8_t> blk_mask; // [blocks * 16]: byte indices of tap 0 for lanes 0..3
+  Buffer<float> blk_w;      // [blocks * K * 4]: weights, tap-major
+  Buffer<uint32_t> blk_nz;  // [blocks * K * 4]: all ones where the weight is not 0
 };
 
 Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* plan);

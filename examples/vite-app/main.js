@@ -1,0 +1,32 @@
+// A user's app: the package from npm, bundled by Vite.
+import { createSampler } from 'onnx-sampling-wasm';
+
+const out = document.getElementById('out');
+
+async function main() {
+  const sampler = await createSampler();
+
+  // Resize a 2x2 tensor to 4x4 (linear, half_pixel).
+  const x = { type: 'float32', dims: [1, 1, 2, 2], data: new Float32Array([1, 2, 3, 4]) };
+  const y = sampler.resize(x, { sizes: [1, 1, 4, 4], mode: 'linear' });
+
+  // Resize a small RGBA gradient with the image helper and show it.
+  const w = 16, h = 8, px = new Uint8ClampedArray(w * h * 4);
+  for (let i = 0; i < h; i++) {
+    for (let j = 0; j < w; j++) px.set([j * 17, i * 36, 255 - j * 17, 255], 4 * (i * w + j));
+  }
+  const big = sampler.resizeImage(new ImageData(px, w, h), { width: 64, mode: 'cubic' });
+  document.getElementById('picture').getContext('2d').putImageData(big, 0, 0);
+
+  const result = { dims: y.dims, data: Array.from(y.data), image: [big.width, big.height] };
+  out.textContent = `resize 2x2 -> 4x4 (linear):\n${[0, 1, 2, 3].map((r) => Array.from(y.data.slice(4 * r, 4 * r + 4)).join('  ')).join('\n')}\n` +
+    `resizeImage 16x8 -> ${big.width}x${big.height} (cubic)`;
+  document.body.dataset.result = JSON.stringify(result);
+  document.body.dataset.status = 'ok';
+}
+
+main().catch((e) => {
+  out.textContent = `error: ${e.message}`;
+  document.body.dataset.error = String(e && e.stack || e);
+  document.body.dataset.status = 'error';
+});

@@ -1,0 +1,94 @@
+// conformance.test.mjs: the 176 ONNX conformance cases, computed IN Chromium by the packed
+// package's browser module (OSW_PACKAGE/dist/browser.mjs) through sampler.run().
+//
+// Node decodes the cases (tests/js/onnx-cases.mjs, protobufjs) and sends each tensor to the
+// page as { type, dims, base64 bytes }; the page rebuilds the TypedArrays, runs every node,
+// and returns each output the same way, with the name of its TypedArray. Node then applies
+// the README's comparison rule (compareTensors) to every output: one subtest per case, and
+// a final check that exactly 176 ran and passed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareTensors, loadCases } from '../js/onnx-cases.mjs';
+import { BLANK_PAGE, b64, collectErrors, conformanceDir, launchBrowser, packageDir, startStaticServer } from './helpers.mjs';
+
+const EXPECTED_CASES = 176;
+const ARRAYS = {
+  Float32Array, Float64Array, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array,
+  Int32Array, Uint32Array, BigInt64Array, BigUint64Array,
+};
+
+let server, browser;
+before(async () => {
+  server = await startStaticServer([['/pkg/', packageDir()]]);
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const wire = (t) => (t === null ? null : { type: t.type, dims: t.dims, array: t.data.constructor.name, bytes: b64.encode(t.data) });
+
+test(`the ${EXPECTED_CASES} conformance cases pass in Chromium through browser.mjs`, async (t) => {
+  const dir = conformanceDir();
+  const cases = loadCases(dir);
+  t.diagnostic(`conformance data: ${dir}; package: ${packageDir()}`);
+  const page = await browser.newPage();
+  const errors = collectErrors(page);
+  await page.goto(server.url + BLANK_PAGE);
+
+  const payload = cases.map((c) => ({ op: c.op, opset: c.opset, attributes: c.attributes, inputs: c.inputs.map(wire) }));
+  const res = await page.evaluate(async (cases) => {
+    const { createSampler } = await import('/pkg/dist/browser.mjs');
+    const sampler = await createSampler();
+    const fromWire = (w) => {
+      if (w === null) return null;
+      const bin = atob(w.bytes);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      return { type: w.type, dims: w.dims, data: new globalThis[w.array](bytes.buffer) };
+    };
+    const toWire = (t) => {
+      const u8 = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+      let s = '';
+      for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode.apply(null, u8.subarray(i, i + 0x8000));
+      return { type: t.type, dims: Array.from(t.dims, Number), array: t.data.constructor.name, bytes: btoa(s) };
+    };
+    const t0 = performance.now();
+    const outputs = cases.map((c) => {
+      try {
+        const out = sampler.run({ opType: c.op, opset: c.opset, attributes: c.attributes }, c.inputs.map(fromWire));
+        if (!Array.isArray(out) || out.length !== 1) return { error: `run() returned ${Array.isArray(out) ? out.length + ' outputs' : typeof out}` };
+        return { output: toWire(out[0]) };
+      } catch (e) {
+        return { error: `${e.name}: ${e.message}` };
+      }
+    });
+    return { outputs, ms: performance.now() - t0, userAgent: navigator.userAgent };
+  }, payload);
+
+  t.diagnostic(`${res.userAgent.match(/(?:Headless)?Chrome\/[\d.]+/)?.[0]}: ${cases.length} cases run in the page in ${res.ms.toFixed(1)} ms`);
+  let passed = 0;
+  const perOp = {};
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i];
+    const r = res.outputs[i];
+    await t.test(`${c.set}/${c.name}`, () => {
+      assert.equal(r.error, undefined, `${c.op} opset ${c.opset} ${JSON.stringify(c.attributes)} threw ${r.error}`);
+      const w = r.output;
+      const Ctor = ARRAYS[w.array];
+      assert.ok(Ctor, `output data is a ${w.array}`);
+      const buf = Buffer.from(w.bytes, 'base64');
+      const data = new Ctor(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+      const mismatch = compareTensors({ type: w.type, dims: w.dims, data }, c.expected);
+      assert.equal(mismatch, null, `${c.op} opset ${c.opset} ${JSON.stringify(c.attributes)}: ${mismatch}`);
+      passed++;
+      perOp[c.op] = (perOp[c.op] || 0) + 1;
+    });
+  }
+  t.diagnostic(`passed in Chromium: ${passed}/${cases.length} (${Object.entries(perOp).map(([op, n]) => `${op} ${n}`).join(', ')})`);
+  assert.deepEqual(errors, []);
+  assert.equal(cases.length, EXPECTED_CASES, `found ${cases.length} cases in ${dir}`);
+  assert.equal(passed, EXPECTED_CASES, `${passed} of ${cases.length} cases passed in the browser`);
+  await page.close();
+});

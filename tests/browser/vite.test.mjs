@@ -1,0 +1,117 @@
+// vite.test.mjs: examples/vite-app built as a user would: copied to a temp dir, the packed
+// tarball (OSW_TARBALL) installed with npm, bundled by the repo's Vite, served, and loaded
+// in Chromium. Checks that Vite emitted the .wasm, the page fetched it from the bundle's
+// assets, and the results are right. Then the same app under `vite` (the dev server, which
+// pre-bundles dependencies) must find the wasm too.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collectErrors, launchBrowser, repoRoot, startStaticServer, tarballPath } from './helpers.mjs';
+
+const VITE = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
+let app, server, browser, devServer;
+
+before(async () => {
+  app = mkdtempSync(join(tmpdir(), 'osw-vite-'));
+  browser = await launchBrowser();
+});
+after(async () => {
+  if (devServer && devServer.exitCode === null) devServer.kill();
+  await browser?.close();
+  await server?.close();
+  if (app && !process.env.OSW_KEEP_APP) rmSync(app, { recursive: true, force: true });
+});
+
+test('the Vite example builds against the packed tarball and runs in Chromium', async (t) => {
+  assert.ok(existsSync(VITE), `${VITE} exists (vite is a devDependency)`);
+  cpSync(join(repoRoot, 'examples', 'vite-app'), app, { recursive: true, filter: (src) => !/node_modules|[\\/]dist$/.test(src) });
+  // The example lists vite and the package as a user's app would; here vite comes from the
+  // repo and the package from the tarball, so nothing is fetched from the registry.
+  const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
+  assert.equal(pkg.private, true);
+  delete pkg.dependencies;
+  delete pkg.devDependencies;
+  writeFileSync(join(app, 'package.json'), JSON.stringify(pkg, null, 2));
+
+  let t0 = Date.now();
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', tarballPath()], { cwd: app, stdio: 'pipe' });
+  const installMs = Date.now() - t0;
+  t0 = Date.now();
+  const log = execFileSync(process.execPath, [VITE, 'build', app, '--logLevel', 'warn', '--emptyOutDir'], { cwd: app, encoding: 'utf8', stdio: 'pipe' });
+  const buildMs = Date.now() - t0;
+  t.diagnostic(`npm install ${installMs} ms, vite build ${buildMs} ms${log.trim() ? `; vite said: ${log.trim()}` : ''}`);
+
+  const assets = readdirSync(join(app, 'dist', 'assets'));
+  const wasmFiles = assets.filter((f) => f.endsWith('.wasm'));
+  assert.equal(wasmFiles.length, 1, `one .wasm in dist/assets (${assets.join(', ')})`);
+  assert.match(wasmFiles[0], /^osw-web.*\.wasm$/);
+
+  server = await startStaticServer([['/', join(app, 'dist')]]);
+  const page = await browser.newPage();
+  const errors = collectErrors(page);
+  const wasmResponses = [];
+  page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmResponses.push([r.status(), new URL(r.url()).pathname, r.headers()['content-type']]); });
+  await page.goto(server.url + '/');
+  await page.waitForFunction(() => document.body.dataset.status !== 'loading', null, { timeout: 30_000 });
+  const status = await page.evaluate(() => ({ status: document.body.dataset.status, error: document.body.dataset.error, result: document.body.dataset.result }));
+  assert.equal(status.status, 'ok', `the app reported: ${status.error}`);
+  const result = JSON.parse(status.result);
+  assert.deepEqual(result.dims, [1, 1, 4, 4]);
+  assert.deepEqual(result.data, [1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3, 3.25, 3.75, 4]);
+  assert.deepEqual(result.image, [64, 32]);
+  assert.deepEqual(wasmResponses, [[200, `/assets/${wasmFiles[0]}`, 'application/wasm']], 'the bundled wasm was fetched from the build output');
+  // the canvas shows the resized gradient: blue on the left, red on the right
+  const [left, right] = await page.evaluate(() => {
+    const ctx = document.getElementById('picture').getContext('2d');
+    return [Array.from(ctx.getImageData(0, 16, 1, 1).data), Array.from(ctx.getImageData(63, 16, 1, 1).data)];
+  });
+  assert.ok(left[0] <= 8 && left[2] >= 247 && left[3] === 255, `left edge is blue: ${left}`);
+  assert.ok(right[0] >= 247 && right[2] <= 8 && right[3] === 255, `right edge is red: ${right}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+test('the Vite example also runs under the vite dev server', async (t) => {
+  assert.ok(existsSync(join(app, 'node_modules', 'onnx-sampling-wasm')), 'the build test installed the package');
+  const port = await freePort();
+  devServer = spawn(process.execPath, [VITE, '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--clearScreen', 'false'],
+    { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  devServer.stdout.on('data', (d) => { log += d; });
+  devServer.stderr.on('data', (d) => { log += d; });
+  const url = `http://127.0.0.1:${port}/`;
+  const t0 = Date.now();
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`vite dev did not start in 30 s: ${log}`)), 30_000);
+    devServer.once('exit', (code) => { clearTimeout(timer); reject(new Error(`vite dev exited with ${code}: ${log}`)); });
+    const poll = setInterval(() => {
+      if (log.includes(url)) { clearInterval(poll); clearTimeout(timer); resolve(); }
+    }, 50);
+  });
+  const page = await browser.newPage();
+  const errors = collectErrors(page);
+  const wasm = [];
+  page.on('response', (r) => { if (new URL(r.url()).pathname.endsWith('.wasm')) wasm.push([r.status(), r.headers()['content-type']]); });
+  await page.goto(url);
+  await page.waitForFunction(() => document.body.dataset.status !== 'loading', null, { timeout: 30_000 });
+  const status = await page.evaluate(() => ({ status: document.body.dataset.status, error: document.body.dataset.error, result: document.body.dataset.result }));
+  t.diagnostic(`vite dev: started and page done in ${Date.now() - t0} ms`);
+  assert.equal(status.status, 'ok', `the app reported: ${status.error}`);
+  assert.deepEqual(JSON.parse(status.result).data.slice(0, 4), [1, 1.25, 1.75, 2]);
+  assert.deepEqual(wasm, [[200, 'application/wasm']]);
+  assert.deepEqual(errors, []);
+  await page.close();
+  devServer.kill();
+});
