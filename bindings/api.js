@@ -126,7 +126,9 @@ function makeApi(loadModule) {
       throw new TypeError(`${what}: expected a tensor { type, dims, data }, got ${describe(t)}`);
     if (t instanceof WasmTensor) {
       if (t.disposed) throw new RangeError(`${what}: the tensor was disposed`);
-      return { type: t.type, dims: t.dims.slice(), data: t.data, info: TYPES[t.type], size: t.size, wasm: t, tensor: t };
+      // dims are frozen at creation, so they are shared rather than copied; data is a view
+      // created on demand (only roi/scales/sizes and grids ever read it in JS).
+      return { type: t._type, dims: t._dims, data: null, info: TYPES[t._type], size: t._size, wasm: t, tensor: t };
     }
     const type = t.type;
     if (typeof type !== 'string') throw new TypeError(`${what}.type: expected a string, got ${describe(type)}`);
@@ -180,8 +182,9 @@ function makeApi(loadModule) {
   // The values of a small tensor (roi, scales, sizes) as numbers.
   function tensorNumbers(v) {
     const out = new Array(v.size);
-    const bits = v.type === 'float16' && v.data instanceof Uint16Array;
-    for (let i = 0; i < v.size; i++) out[i] = bits ? halfToNumber(v.data[i]) : Number(v.data[i]);
+    const data = v.wasm ? v.wasm.data : v.data;
+    const bits = v.type === 'float16' && data instanceof Uint16Array;
+    for (let i = 0; i < v.size; i++) out[i] = bits ? halfToNumber(data[i]) : Number(data[i]);
     return out;
   }
 
@@ -189,8 +192,9 @@ function makeApi(loadModule) {
   function widenHalf(v) {
     if (v.type !== 'float16') return v;
     const data = new Float32Array(v.size);
-    if (v.data instanceof Uint16Array) for (let i = 0; i < v.size; i++) data[i] = halfToNumber(v.data[i]);
-    else data.set(v.data);
+    const src = v.wasm ? v.wasm.data : v.data;
+    if (src instanceof Uint16Array) for (let i = 0; i < v.size; i++) data[i] = halfToNumber(src[i]);
+    else data.set(src);
     return { type: 'float32', dims: v.dims, data, info: TYPES.float32, size: v.size };
   }
 
@@ -200,13 +204,16 @@ function makeApi(loadModule) {
       this._M = M;
       this._ptr = ptr;
       this._size = size;
-      this.type = type;
-      this.dims = Object.freeze(dims.slice());
-      this.size = size;
+      this._type = type;          // private copies the core relies on: a user who manages to
+      this._dims = dims.slice();  // change the public fields cannot make it overrun memory
+      // Read-only public fields: the allocation was sized for exactly these.
+      Object.defineProperty(this, 'type', { value: type, enumerable: true });
+      Object.defineProperty(this, 'dims', { value: Object.freeze(dims.slice()), enumerable: true });
+      Object.defineProperty(this, 'size', { value: size, enumerable: true });
     }
     get data() {
       if (!this._ptr) throw new RangeError('tensor: used after dispose()');
-      const info = TYPES[this.type];
+      const info = TYPES[this._type];
       const Ctor = info.arrays[0];
       return new Ctor(this._M.HEAPU8.buffer, this._ptr, this._size);
     }
@@ -318,7 +325,12 @@ function makeApi(loadModule) {
 
     // The parameter block, viewed afresh: wasm memory may have grown since the last call.
     _block() {
-      return new Float64Array(this._M.HEAPU8.buffer, this._blockPtr, this._M.BLOCK_SIZE);
+      const buf = this._M.HEAPU8.buffer;
+      if (this._blockBuf !== buf) {
+        this._blockBuf = buf;
+        this._blockView = new Float64Array(buf, this._blockPtr, this._M.BLOCK_SIZE);
+      }
+      return this._blockView;
     }
 
     _check(status) {

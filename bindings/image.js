@@ -272,7 +272,7 @@ function installImageHelpers(Sampler, h) {
     if (H < 1 || W < 1) throw new RangeError(`tensor: an image needs a height and width of at least 1, got ${H} x ${W}`);
     if (premultiply && C !== 4) throw new RangeError(`premultiply: needs 4 channels (RGBA), the tensor has ${C}`);
     const n = H * W;
-    const src = t.data;
+    const src = t.wasm ? t.wasm.data : t.data;  // a wasm tensor: a fresh view
     const out = new Uint8ClampedArray(4 * n);
     const cs = layout === 'nchw' ? 1 : C;
     const ps = layout === 'nchw' ? n : 1;

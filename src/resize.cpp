@@ -15,6 +15,28 @@
 
 namespace osw {
 
+// A rough cost of running the passes in this order: per pass, the elements it writes times
+// its taps, with contiguous rows (SIMD over the inner elements) and the innermost axis's
+// shuffle form cheaper than a scalar innermost pass. The last pass writes Y, whatever the
+// order; the others write intermediates (and, when the last two are streamed, one less).
+static double pass_order_cost(const ResizePlan& plan, const int* order) {
+  int64_t d[kMaxRank];
+  for (int a = 0; a < plan.rank; ++a) d[a] = plan.in_dims[a];
+  double cost = 0;
+  for (int i = 0; i < plan.n_passes; ++i) {
+    const int a = order[i];
+    const AxisPlan& ap = plan.axis[a];
+    d[a] = plan.out_dims[a];
+    double n = 1;
+    for (int j = 0; j < plan.rank; ++j) n *= double(d[j]);
+    int64_t inner = 1;
+    for (int j = a + 1; j < plan.rank; ++j) inner *= d[j];
+    const double per_tap = inner >= 4 ? 0.3 : (ap.blocks > 0 ? 0.4 : 1.0);
+    cost += n * ap.taps * per_tap;
+  }
+  return cost;
+}
+
 Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int rank,
                    const int64_t* in_dims, ResizePlan* plan) {
   OSW_RETURN_IF_ERROR(resize_geometry(attrs, inputs, rank, in_dims, &plan->geo));
@@ -39,17 +61,34 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
   plan->nearest_ready = false;
   plan->scratch[0] = Buffer<unsigned char>();
   plan->scratch[1] = Buffer<unsigned char>();
+  plan->extra_scratch = Buffer<unsigned char>();
   for (int a = 0; a < rank; ++a) {
     OSW_RETURN_IF_ERROR(build_axis_plan(attrs, plan->geo.axis[a], &plan->axis[a]));
     if (!plan->axis[a].identity) plan->order[plan->n_passes++] = a;
   }
   // Downsampling axes first (smallest out/in), so each pass works on the fewest elements;
-  // among equals, inner axes first.
+  // among equals, inner axes first. With up to 5 passes, every order is then costed and
+  // the cheapest kept (ties keep this one).
   std::sort(plan->order, plan->order + plan->n_passes, [&](int a, int b) {
     const double ra = double(plan->out_dims[a]) * double(in_dims[b]);
     const double rb = double(plan->out_dims[b]) * double(in_dims[a]);
     return ra != rb ? ra < rb : a > b;
   });
+  if (plan->n_passes >= 2 && plan->n_passes <= 5) {
+    int perm[kMaxRank], best[kMaxRank];
+    const int np = plan->n_passes;
+    for (int i = 0; i < np; ++i) best[i] = perm[i] = plan->order[i];
+    double best_cost = pass_order_cost(*plan, best);
+    std::sort(perm, perm + np);
+    do {
+      const double c = pass_order_cost(*plan, perm);
+      if (c < best_cost * 0.999) {
+        best_cost = c;
+        std::copy(perm, perm + np, best);
+      }
+    } while (std::next_permutation(perm, perm + np));
+    std::copy(best, best + np, plan->order);
+  }
   return Status::Ok();
 }
 
@@ -129,24 +168,124 @@ Status gather_nearest(const ResizePlan& plan, const E* x, E* y) {
 }
 
 // Linear / cubic: separable passes. T is the storage type, F the compute type.
+// y_row = sum_k w[k] * rows[k] over len elements, rows in F, the result stored as T.
+template <typename T, typename F>
+void blend_rows(const F* const* rows, const F* w, int n, T* out, int64_t len) {
+  if (n == 0) {
+    std::memset(static_cast<void*>(out), 0, sizeof(T) * len);  // outside: filled later
+    return;
+  }
+  int64_t j = 0;
+#if OSW_HAVE_SIMD
+  if constexpr (Lanes<T, F>::kOk) {
+    using VF = Vec<F>;
+    constexpr int L = VF::kLanes;
+    const typename VF::V w0 = VF::splat(w[0]);
+    if (n == 2) {
+      const typename VF::V w1 = VF::splat(w[1]);
+      for (; j + L <= len; j += L)
+        Lanes<T, F>::store(out + j, VF::madd(VF::mul(w0, VF::load(rows[0] + j)), w1, VF::load(rows[1] + j)));
+    } else {
+      for (; j + L <= len; j += L) {
+        typename VF::V acc = VF::mul(w0, VF::load(rows[0] + j));
+        for (int k = 1; k < n; ++k) acc = VF::madd(acc, VF::splat(w[k]), VF::load(rows[k] + j));
+        Lanes<T, F>::store(out + j, acc);
+      }
+    }
+  }
+#endif
+  for (; j < len; ++j) {
+    F acc = w[0] * rows[0][j];
+    for (int k = 1; k < n; ++k) acc += w[k] * rows[k][j];
+    out[j] = narrow<T>(acc);
+  }
+}
+
+template <typename F>
+const F* weights_of(const AxisPlan& ap) {
+  if constexpr (std::is_same<F, float>::value) return ap.weight_f.data();
+  else return ap.weight.data();
+}
+
+// The last two passes, along axes v (outer) then h (inner, h > v), fused and streamed:
+// each output row of v (a block of everything after v) blends a few rows of h's result,
+// and those rows are computed on demand into a small cache, one input row at a time. The
+// intermediate tensor between the two passes never exists: scratch is K_v rows, and the
+// rows are still in cache when they are blended. Same arithmetic as the two passes.
+template <typename Tin, typename T, typename F>
+Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64_t* cur,
+                       int h, int v) {
+  const int rank = plan.rank;
+  const AxisPlan& ph = plan.axis[h];
+  const AxisPlan& pv = plan.axis[v];
+  int64_t outer_v = 1, block_in = 1, block_mid = 1, outer_h = 1, inner_h = 1;
+  for (int a = 0; a < v; ++a) outer_v *= cur[a];
+  for (int a = v + 1; a < rank; ++a) {
+    block_in *= cur[a];
+    block_mid *= a == h ? plan.out_dims[h] : cur[a];
+  }
+  for (int a = v + 1; a < h; ++a) outer_h *= cur[a];
+  for (int a = h + 1; a < rank; ++a) inner_h *= cur[a];
+  const int K = pv.taps;
+  const int64_t slots = K;  // taps of one output lie within K consecutive input rows
+  const int64_t bytes = slots * block_mid * int64_t(sizeof(F));
+  if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes))
+    return out_of_memory("resize row cache", bytes);
+  F* cache = reinterpret_cast<F*>(plan.scratch[0].data());
+  int64_t tag[512];
+  if (slots > 512) return Status::Range("resize: filter too wide to stream");
+  const F* wh = weights_of<F>(ph);
+  const F* wv = weights_of<F>(pv);
+  const F* rows[512];
+  for (int64_t p = 0; p < outer_v; ++p) {
+    for (int64_t s = 0; s < slots; ++s) tag[s] = -1;
+    const Tin* sp = src + p * pv.in * block_in;
+    T* yp = y + p * pv.out * block_mid;
+    for (int64_t o = 0; o < pv.out; ++o) {
+      const int n = pv.count[o];
+      const int32_t* idx = pv.index.data() + o * K;
+      for (int k = 0; k < n; ++k) {
+        const int64_t row = idx[k];
+        const int64_t slot = row % slots;
+        F* dst = cache + slot * block_mid;
+        if (tag[slot] != row) {
+          resize_pass<Tin, F, F>(sp + row * block_in, dst, outer_h, inner_h, ph, wh);
+          tag[slot] = row;
+        }
+        rows[k] = dst;
+      }
+      blend_rows<T, F>(rows, wv + o * K, n, yp + o * block_mid, block_mid);
+    }
+  }
+  return Status::Ok();
+}
+
+// Linear / cubic: separable passes. T is the storage type, F the compute type. When the
+// last pass runs along an axis outside the one before it (the usual H-after-W of images),
+// those two are streamed (stream_last_two); the others write whole intermediate tensors.
 template <typename T>
 Status interpolate(const ResizePlan& plan, const T* x, T* y) {
   using F = typename ElemTraits<T>::Compute;
   const int rank = plan.rank;
+  const int np = plan.n_passes;
   int64_t cur[kMaxRank];
   for (int a = 0; a < rank; ++a) cur[a] = plan.in_dims[a];
-  if (plan.n_passes == 0) {
+  if (np == 0) {
     int64_t n = 1;
     for (int a = 0; a < rank; ++a) n *= cur[a];
     std::memcpy(y, x, sizeof(T) * n);
     return Status::Ok();
   }
-  // Intermediate results between passes, in F.
+  const bool fuse = np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
+                    plan.axis[plan.order[np - 1]].taps <= 512;
+  const int plain = fuse ? np - 2 : np;  // passes run on whole tensors
+  // Intermediate results of the plain passes (the last one's too when fusing), in F.
   int64_t scratch = 0;
   {
     int64_t d[kMaxRank];
     for (int a = 0; a < rank; ++a) d[a] = cur[a];
-    for (int i = 0; i + 1 < plan.n_passes; ++i) {
+    const int kept = fuse ? plain : np - 1;
+    for (int i = 0; i < kept; ++i) {
       d[plan.order[i]] = plan.out_dims[plan.order[i]];
       int64_t n = 1;
       for (int a = 0; a < rank; ++a)
@@ -154,25 +293,34 @@ Status interpolate(const ResizePlan& plan, const T* x, T* y) {
       scratch = std::max(scratch, n);
     }
   }
-  // Kept with the plan; grown when a wider compute type needs more.
+  // Kept with the plan. Slot 0 is the streaming row cache when fusing, so whole
+  // intermediates then use slots 1 and, for a third, 0 is not needed: alternate 1 <-> 0
+  // only when not fusing.
   const int64_t bytes = scratch * int64_t(sizeof(F));
-  for (int i = 0; i < 2 && i + 1 < plan.n_passes; ++i) {
-    if (plan.scratch[i].size() < bytes && !plan.scratch[i].allocate(bytes))
-      return out_of_memory("resize scratch", bytes);
+  F* buf[2] = {nullptr, nullptr};
+  const int first_slot = fuse ? 1 : 0;
+  const int n_bufs = fuse ? (plain > 0 ? 1 : 0) : std::min(2, np - 1);
+  for (int i = 0; i < n_bufs; ++i) {
+    Buffer<unsigned char>& b = plan.scratch[first_slot + i];
+    if (b.size() < bytes && !b.allocate(bytes)) return out_of_memory("resize scratch", bytes);
+    buf[i] = reinterpret_cast<F*>(b.data());
   }
-  F* buf[2] = {reinterpret_cast<F*>(plan.scratch[0].data()),
-               reinterpret_cast<F*>(plan.scratch[1].data())};
+  if (fuse && plain > 1) {
+    // More than one whole pass before the streamed pair: they alternate through a second
+    // buffer kept beside the row cache.
+    Buffer<unsigned char>& b = plan.extra_scratch;
+    if (b.size() < bytes && !b.allocate(bytes)) return out_of_memory("resize scratch", bytes);
+    buf[1] = reinterpret_cast<F*>(b.data());
+  }
 
-  for (int i = 0; i < plan.n_passes; ++i) {
+  for (int i = 0; i < plain; ++i) {
     const int a = plan.order[i];
     const AxisPlan& ap = plan.axis[a];
     int64_t outer = 1, inner = 1;
     for (int j = 0; j < a; ++j) outer *= cur[j];
     for (int j = a + 1; j < rank; ++j) inner *= cur[j];
-    const F* w = nullptr;
-    if constexpr (std::is_same<F, float>::value) w = ap.weight_f.data();
-    else w = ap.weight.data();
-    const bool first = i == 0, final = i + 1 == plan.n_passes;
+    const F* w = weights_of<F>(ap);
+    const bool first = i == 0, final = !fuse && i + 1 == np;
     F* dst = final ? nullptr : buf[i % 2];
     const F* src = first ? nullptr : buf[(i + 1) % 2];
     if (first && final) resize_pass<T, T, F>(x, y, outer, inner, ap, w);
@@ -181,7 +329,10 @@ Status interpolate(const ResizePlan& plan, const T* x, T* y) {
     else resize_pass<F, F, F>(src, dst, outer, inner, ap, w);
     cur[a] = plan.out_dims[a];
   }
-  return Status::Ok();
+  if (!fuse) return Status::Ok();
+  const int h = plan.order[np - 2], v = plan.order[np - 1];
+  if (plain == 0) return stream_last_two<T, T, F>(plan, x, y, cur, h, v);
+  return stream_last_two<F, T, F>(plan, buf[(plain - 1) % 2], y, cur, h, v);
 }
 
 template <typename T>

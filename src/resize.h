@@ -24,6 +24,7 @@ struct ResizePlan {
   // Kept between executions of the same plan, so repeated calls do not allocate: the
   // intermediate results of the passes, and the nearest gather's offsets.
   mutable Buffer<unsigned char> scratch[2];
+  mutable Buffer<unsigned char> extra_scratch;
   mutable Buffer<int64_t> nearest_offsets[kMaxRank];
   mutable bool nearest_ready = false;
 };
