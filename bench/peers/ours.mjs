@@ -1,0 +1,111 @@
+// ours.mjs: onnx-sampling-wasm itself, loaded from the built package (dist/index.mjs, or
+// the file named by OSW_DIST).
+//
+// Tiers:
+//   array  - sampler.resize()/gridSample() on JS TypedArrays: copies X (and grid) into wasm
+//            memory, runs, copies Y out into a new TypedArray, frees its temporaries.
+//   memory - sampler.resizeInto()/gridSampleInto() on sampler.tensor() inputs and output:
+//            no copies, the timing is argument checks + planning + the kernel.
+// The per-call workload adds run() (ONNX node level, arrays) as a third variant.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot } from './common.mjs';
+
+export const id = 'ours';
+
+export async function create() {
+  const distFile = process.env.OSW_DIST || join(repoRoot, 'dist', 'index.mjs');
+  if (!existsSync(distFile))
+    throw new Error(`bench: ${distFile} does not exist; build the package first (npm run build), or set OSW_DIST`);
+  const mod = await import(pathToFileURL(distFile).href);
+  const sampler = await mod.createSampler();
+  return new Ours(sampler, distFile);
+}
+
+class Ours {
+  constructor(sampler, distFile) {
+    this.sampler = sampler;
+    this.id = id;
+    this.name = 'onnx-sampling-wasm';
+    this.version = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version;
+    this.distFile = distFile;
+    this.note = `built package ${distFile}`;
+  }
+
+  resizeOptions(spec) {
+    const o = {
+      sizes: spec.axes ? spec.axes.map((a) => spec.out[a]) : spec.out.slice(),
+      mode: spec.mode,
+      coordinateTransformationMode: 'half_pixel',
+    };
+    if (spec.axes) o.axes = spec.axes.slice();
+    if (spec.antialias) o.antialias = true;
+    if (spec.mode === 'cubic') o.cubicCoeffA = spec.cubicA;
+    return o;
+  }
+
+  async prepare(spec, data) {
+    const S = this.sampler;
+    if (spec.op === 'resize') {
+      const opts = this.resizeOptions(spec);
+      const x = { type: spec.type, dims: spec.in, data: data.x };
+      const xT = S.tensor(spec.type, spec.in);
+      xT.data.set(data.x);
+      const yT = S.tensor(spec.type, spec.out);
+      const cases = [];
+      if (spec.perCall) {
+        // run(): the ONNX node level, Resize-19 with sizes as an int64 tensor.
+        const node = { opType: 'Resize', opset: 19, attributes: { mode: spec.mode } };
+        const sizes = { type: 'int64', dims: [spec.out.length], data: BigInt64Array.from(spec.out.map(BigInt)) };
+        cases.push({
+          label: 'run() arrays', tier: 'array', variant: 'run',
+          includes: 'run() of a Resize-19 node: checks, copy X in, kernel, copy Y out to a new array',
+          run: () => S.run(node, [x, null, null, sizes]),
+          output: async () => S.run(node, [x, null, null, sizes])[0].data,
+        });
+      }
+      cases.push({
+        label: 'resize() arrays', tier: 'array', variant: 'resize',
+        includes: 'resize(): checks, copy X into wasm memory, kernel, copy Y out to a new TypedArray',
+        run: () => S.resize(x, opts),
+        output: async () => S.resize(x, opts).data,
+      });
+      cases.push({
+        label: 'resizeInto() wasm tensors', tier: 'memory', variant: 'resizeInto',
+        includes: 'resizeInto(): X and Y are sampler.tensor() in wasm memory; checks + plan + kernel, no copies',
+        run: () => S.resizeInto(xT, yT, opts),
+        output: async () => { S.resizeInto(xT, yT, opts); return yT.data.slice(); },
+        dispose: () => { xT.dispose(); yT.dispose(); },
+      });
+      return cases;
+    }
+    if (spec.op === 'grid') {
+      const opts = { mode: spec.mode, paddingMode: spec.padding, alignCorners: spec.alignCorners };
+      const x = { type: spec.type, dims: spec.x, data: data.x };
+      const g = { type: 'float32', dims: spec.grid, data: data.grid };
+      const xT = S.tensor(spec.type, spec.x);
+      xT.data.set(data.x);
+      const gT = S.tensor('float32', spec.grid);
+      gT.data.set(data.grid);
+      const yT = S.tensor(spec.type, spec.out);
+      return [
+        {
+          label: 'gridSample() arrays', tier: 'array', variant: 'gridSample',
+          includes: 'gridSample(): checks, copy X and grid in, kernel, copy Y out to a new TypedArray',
+          run: () => S.gridSample(x, g, opts),
+          output: async () => S.gridSample(x, g, opts).data,
+        },
+        {
+          label: 'gridSampleInto() wasm tensors', tier: 'memory', variant: 'gridSampleInto',
+          includes: 'gridSampleInto(): X, grid, Y are sampler.tensor() in wasm memory; no copies',
+          run: () => S.gridSampleInto(xT, gT, yT, opts),
+          output: async () => { S.gridSampleInto(xT, gT, yT, opts); return yT.data.slice(); },
+          dispose: () => { xT.dispose(); gT.dispose(); yT.dispose(); },
+        },
+      ];
+    }
+    return [];
+  }
+}
