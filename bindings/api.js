@@ -294,20 +294,31 @@ function makeApi(loadModule) {
 
   let modulePromise = null;
 
+  // Default limit on what one call may allocate in wasm memory: 2 GiB, what a wasm32 heap
+  // can give in practice (its addresses stop at 4 GiB and inputs need room too).
+  const DEFAULT_MAX_BYTES = 2 ** 31;
+
   async function createSampler(options) {
     if (options !== undefined && (options === null || typeof options !== 'object'))
       throw new TypeError(`createSampler: options must be an object, got ${describe(options)}`);
+    const o = options || {};
+    let maxBytes = DEFAULT_MAX_BYTES;
+    if (o.maxBytes !== undefined) {
+      maxBytes = checkInt(o.maxBytes, 'createSampler: maxBytes');
+      if (maxBytes < 1) throw new RangeError(`createSampler: maxBytes must be positive, got ${maxBytes}`);
+    }
     if (!modulePromise) {
-      modulePromise = Promise.resolve().then(() => loadModule(options || {}));
+      modulePromise = Promise.resolve().then(() => loadModule(o));
       modulePromise.catch(() => { modulePromise = null; });
     }
     const M = await modulePromise;
-    return new Sampler(M);
+    return new Sampler(M, maxBytes);
   }
 
   class Sampler {
-    constructor(M) {
+    constructor(M, maxBytes) {
       this._M = M;
+      this._maxBytes = maxBytes;
       this._blockPtr = M.paramBlock() >>> 0;
       this._S = {
         OP: M.SLOT_OP, X_TYPE: M.SLOT_X_TYPE, RANK: M.SLOT_RANK, MODE: M.SLOT_MODE,
@@ -341,6 +352,8 @@ function makeApi(loadModule) {
     }
 
     _alloc(bytes, what) {
+      if (!(bytes <= this._maxBytes))
+        throw new RangeError(`${what}: needs ${bytes} bytes, more than the limit of ${this._maxBytes} bytes (createSampler({ maxBytes }))`);
       const p = this._M.alloc(bytes) >>> 0;
       if (p === 0) throw new RangeError(`out of memory: cannot allocate ${bytes} bytes for ${what}`);
       return p;
@@ -476,6 +489,7 @@ function makeApi(loadModule) {
       if (p.sizes) for (let i = 0; i < n; i++) b[S.SIZES + i] = p.sizes[i];
       b[S.HAS_ROI] = p.roi ? 1 : 0;
       if (p.roi) for (let i = 0; i < 2 * n; i++) b[S.ROI + i] = p.roi[i];
+      M.setAllocationLimit(this._maxBytes);
       this._check(M.planResize());
       return this._execute(x, null, target, (xp, gp, yp) => M.execResize(xp, yp));
     }
@@ -494,6 +508,7 @@ function makeApi(loadModule) {
       b[S.GRID_TYPE] = grid.info.code;
       b[S.GRID_RANK] = grid.dims.length;
       for (let i = 0; i < grid.dims.length; i++) b[S.GRID_DIMS + i] = grid.dims[i];
+      M.setAllocationLimit(this._maxBytes);
       this._check(M.planGridSample());
       return this._execute(x, grid, target, (xp, gp, yp) => M.execGridSample(xp, gp, yp));
     }

@@ -192,6 +192,10 @@ uintptr_t mem_alloc(double bytes) {
 }
 void mem_free(uintptr_t p) { std::free(reinterpret_cast<void*>(p)); }
 
+void set_allocation_limit(double bytes) {
+  if (bytes >= 0 && bytes <= 9007199254740992.0) allocation_limit() = static_cast<int64_t>(bytes);
+}
+
 // Bytes currently allocated with malloc: the leak tests check that calls return to it.
 double heap_used() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -208,6 +212,7 @@ EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
   function("alloc", &mem_alloc);
   function("free", &mem_free);
   function("heapUsed", &heap_used);
+  function("setAllocationLimit", &set_allocation_limit);
   constant("MAX_RANK", static_cast<int>(kMaxRank));
   constant("SLOT_OP", static_cast<int>(kOp));
   constant("SLOT_X_TYPE", static_cast<int>(kXType));

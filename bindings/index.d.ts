@@ -151,6 +151,12 @@ export interface CreateSamplerOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** Browser only: where to fetch osw-web.wasm from. */
   wasmUrl?: string | { readonly href: string };
+  /**
+   * The most bytes one allocation of a call may take in wasm memory (an output, a copied
+   * input, a plan or scratch); larger requests throw a RangeError stating the size, before
+   * anything is allocated. Default 2 GiB.
+   */
+  maxBytes?: number;
 }
 
 /** Loads the WebAssembly module (once per page or process) and returns a sampler. */

@@ -86,6 +86,14 @@ inline bool checked_add(int64_t a, int64_t b, int64_t* out) {
   return !__builtin_add_overflow(a, b, out);
 }
 
+// The most bytes one allocation of the core may take (plans, scratch). Larger requests
+// fail like a failed malloc, before anything is allocated. Default 2 GiB, the most a
+// wasm32 heap can usefully give; the JS layer sets it from createSampler({ maxBytes }).
+inline int64_t& allocation_limit() {
+  static int64_t limit = int64_t(1) << 31;
+  return limit;
+}
+
 // Owning malloc'd array of trivially copyable T. Never throws; check ok() after allocate().
 template <typename T>
 class Buffer {
@@ -109,6 +117,7 @@ class Buffer {
     int64_t bytes;
     if (!checked_mul(n, static_cast<int64_t>(sizeof(T)), &bytes)) return false;
     if (static_cast<uint64_t>(bytes) > static_cast<uint64_t>(SIZE_MAX)) return false;
+    if (bytes > allocation_limit()) return false;
     ptr_ = static_cast<T*>(std::malloc(bytes > 0 ? static_cast<size_t>(bytes) : 1));
     if (!ptr_) return false;
     size_ = n;
@@ -126,6 +135,10 @@ class Buffer {
 };
 
 inline Status out_of_memory(const char* what, int64_t bytes) {
+  if (bytes > allocation_limit())
+    return Status::Range(std::string(what) + " needs " + std::to_string(bytes) +
+                         " bytes, more than the limit of " + std::to_string(allocation_limit()) +
+                         " bytes");
   return Status::Range(std::string("out of memory: cannot allocate ") + std::to_string(bytes) +
                        " bytes for " + what);
 }
