@@ -1,6 +1,7 @@
 // test.mjs: runs every test of the project, in order, and prints one summary.
 //
-//   1. Catch2 suite of the C++ core, built with em++ and run under Node (build/osw-tests.js)
+//   1. Catch2 suite of the C++ core, built with em++ and run under Node (build/osw-tests.js),
+//      then natively under ASan/UBSan with a bounded libFuzzer run (scripts/native-tests.mjs)
 //   2. npm pack, and the tarball installed into an empty app in .cache/app
 //   3. tsc on tests/ts (the hand-written index.d.ts, used as a user would)
 //   4. node:test files in tests/js, against the installed package (OSW_PACKAGE)
@@ -52,6 +53,16 @@ step('Catch2 (C++ core under Node, wasm SIMD)', () => {
   if (f) { passedCount += Number(f[2]); failedCount += Number(f[3]); }
   if (r.status !== 0) throw new Error(`Catch2 exited with ${r.status}`);
   return m ? `${m[2]} test cases, ${m[1]} assertions` : '';
+});
+
+// 1b. The same Catch2 suite natively under ASan/UBSan, and a bounded libFuzzer run.
+step('native: sanitizers (ASan/UBSan) and bounded fuzzing', () => {
+  const r = runLogged('node', ['scripts/native-tests.mjs']);
+  const m = (r.stdout || '').match(/native: (\d+) passed, (\d+) failed/);
+  if (m) { passedCount += Number(m[1]); failedCount += Number(m[2]); }
+  if (r.status !== 0) throw new Error(`native tests exited with ${r.status}`);
+  if (!m) throw new Error('native tests printed no summary');
+  return `${m[1]} passed`;
 });
 
 // 2. npm pack + install into an empty app
