@@ -235,6 +235,8 @@ function makeApi(loadModule) {
   const NEAREST_OPSET10 = 4;
   const POLICIES = { stretch: 0, not_larger: 1, not_smaller: 2 };
   const PADDING_MODES = { zeros: 0, border: 1, reflection: 2 };
+  // Which runtime to reproduce where the decision table (docs/semantics.md) differs.
+  const COMPATS = { onnx: 0, onnxruntime: 1, pytorch: 2 };
   const GRID_MODES_16 = { bilinear: 1, nearest: 0, bicubic: 2 };
   const GRID_MODES_20 = { linear: 1, nearest: 0, cubic: 2 };
 
@@ -478,6 +480,7 @@ function makeApi(loadModule) {
       b[S.ANTIALIAS] = p.antialias;
       b[S.EXTRAPOLATION] = p.extrapolation;
       b[S.POLICY] = p.policy;
+      b[S.COMPAT] = p.compat || 0;
       for (let i = 0; i < x.dims.length; i++) b[S.IN_DIMS + i] = x.dims[i];
       const n = p.axes ? p.axes.length : x.dims.length;
       b[S.HAS_AXES] = p.axes ? 1 : 0;
@@ -529,20 +532,23 @@ function makeApi(loadModule) {
       if (node === null || typeof node !== 'object')
         throw new TypeError(`run: expected a node { opType, opset, attributes }, got ${describe(node)}`);
       const { opType, opset } = node;
+      const compat = node.compat === undefined ? 0 : checkEnum(node.compat, 'compat', COMPATS);
       if (typeof opType !== 'string') throw new TypeError(`opType: expected a string, got ${describe(opType)}`);
       const os = checkInt(opset, 'opset');
       if (os < 1) throw new RangeError(`opset: must be a positive integer, got ${os}`);
       if (!Array.isArray(inputs)) throw new TypeError(`inputs: expected an array of tensors (null for an omitted input), got ${describe(inputs)}`);
       switch (opType) {
-        case 'Resize': return [this._runResize(os, node.attributes, inputs, target)];
-        case 'Upsample': return [this._runUpsample(os, node.attributes, inputs, target)];
-        case 'GridSample': return [this._runGridSample(os, node.attributes, inputs, target)];
+        case 'Resize': return [this._runResize(os, node.attributes, inputs, target, compat)];
+        case 'Upsample': return [this._runUpsample(os, node.attributes, inputs, target, compat)];
+        case 'GridSample':
+          if (compat !== 0) throw new RangeError("compat: GridSample has no compat modes yet (only 'onnx')");
+          return [this._runGridSample(os, node.attributes, inputs, target)];
         default:
           throw new RangeError(`opType: unsupported operator '${opType}'; expected 'Resize', 'Upsample' or 'GridSample'${didYouMean(opType, ['Resize', 'Upsample', 'GridSample'])}`);
       }
     }
 
-    _runResize(opset, attributes, inputs, target) {
+    _runResize(opset, attributes, inputs, target, compat) {
       const version = opVersion('Resize', opset, [10, 11, 13, 18, 19]);
       const V = RESIZE_VERSIONS[version];
       const name = `Resize-${version} (opset ${opset})`;
@@ -559,7 +565,7 @@ function makeApi(loadModule) {
         coord: COORD_MODES.asymmetric,
         nearest: NEAREST_OPSET10,
         cubicA: -0.75, excludeOutside: 0, extrapolation: 0, antialias: 0, policy: 0,
-        axes: null, scales: null, sizes: null, roi: null,
+        axes: null, scales: null, sizes: null, roi: null, compat,
       };
       if (version === 10) {
         const s = optionalTensor(inputs[1], 'scales', false);
@@ -622,7 +628,7 @@ function makeApi(loadModule) {
       });
     }
 
-    _runUpsample(opset, attributes, inputs, target) {
+    _runUpsample(opset, attributes, inputs, target, compat) {
       if (opset < 7) throw new RangeError(`opset: Upsample before opset 7 (height_scale/width_scale attributes) is not supported, got opset ${opset}`);
       const version = opset >= 9 ? 9 : 7;
       const name = `Upsample-${version} (opset ${opset})`;
@@ -644,18 +650,18 @@ function makeApi(loadModule) {
         requireType(s, 'scales', ['float32']);
         scales = this._listOf(s, 'scales', rank, 'rank of X');
       }
-      return this._upsample(x, scales, checkEnum(attr(a, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])), target);
+      return this._upsample(x, scales, checkEnum(attr(a, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])), target, compat);
     }
 
     // Upsample = Resize with asymmetric coordinates and floor for nearest (row 14).
-    _upsample(x, scales, mode, target) {
+    _upsample(x, scales, mode, target, compat) {
       scales.forEach((s, i) => {
         if (!(s >= 1) || !Number.isFinite(s)) throw new RangeError(`scales[${i}]: Upsample scales must be finite and >= 1, got ${s}`);
       });
       return this._resize(x, {
         mode, coord: COORD_MODES.asymmetric, nearest: NEAREST_MODES.floor, cubicA: -0.75,
         excludeOutside: 0, extrapolation: 0, antialias: 0, policy: 0,
-        axes: null, scales, sizes: null, roi: null,
+        axes: null, scales, sizes: null, roi: null, compat: compat || 0,
       }, target);
     }
 
@@ -710,6 +716,7 @@ function makeApi(loadModule) {
         policy: checkEnum(opt(o, 'keepAspectRatioPolicy', 'stretch'), 'keepAspectRatioPolicy', POLICIES),
         axes: o.axes === undefined ? null : this._axes(o.axes, rank),
         scales: null, sizes: null, roi: null,
+        compat: checkEnum(opt(o, 'compat', 'onnx'), 'compat', COMPATS),
       };
       const n = p.axes ? p.axes.length : rank;
       const nWhat = p.axes ? 'length of axes' : 'rank of x';
@@ -737,13 +744,14 @@ function makeApi(loadModule) {
     upsampleInto(x, output, options) { return this._upsampleOpts(x, options, checkTensor(output, 'output')); }
 
     _upsampleOpts(x, options, target) {
-      const o = checkOptions(options, 'upsample', ['scales', 'mode']);
+      const o = checkOptions(options, 'upsample', ['scales', 'mode', 'compat']);
       const xt = checkTensor(x, 'x');
       this._checkRank(xt, 'x', 1);
       if (o.scales === undefined) throw new TypeError('upsample: scales is required');
       const scales = checkList(o.scales, 'scales', (e, w) => Math.fround(checkNumber(e, w)));
       if (scales.length !== xt.dims.length) throw new RangeError(`scales: expected ${xt.dims.length} values (the rank of x), got ${scales.length}`);
-      return this._upsample(xt, scales, checkEnum(opt(o, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])), target);
+      return this._upsample(xt, scales, checkEnum(opt(o, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])), target,
+        checkEnum(opt(o, 'compat', 'onnx'), 'compat', COMPATS));
     }
 
     // GridSample-22 semantics: mode 'linear' | 'nearest' | 'cubic', paddingMode 'zeros' |
@@ -764,7 +772,7 @@ function makeApi(loadModule) {
   }
 
   const RESIZE_OPTIONS = ['sizes', 'scales', 'axes', 'roi', 'mode', 'coordinateTransformationMode',
-    'nearestMode', 'cubicCoeffA', 'excludeOutside', 'extrapolationValue', 'antialias', 'keepAspectRatioPolicy'];
+    'nearestMode', 'cubicCoeffA', 'excludeOutside', 'extrapolationValue', 'antialias', 'keepAspectRatioPolicy', 'compat'];
 
   function checkOptions(options, fn, allowed) {
     if (options === undefined || options === null) return {};

@@ -76,9 +76,18 @@ export interface GridSampleAttributes {
   align_corners?: 0 | 1;
 }
 
+/**
+ * Which runtime to reproduce where the ONNX decision table differs (docs/semantics.md):
+ * 'onnx' (default), 'onnxruntime' (ONNX Runtime 1.30's float32 coordinates, integer-length
+ * align_corners, truncating integer outputs, copies of unchanged axes, extrapolation_value
+ * casts), 'pytorch' (PyTorch's antialias filters and round-half-up integer outputs).
+ * Resize and Upsample only.
+ */
+export type Compat = 'onnx' | 'onnxruntime' | 'pytorch';
+
 export type SamplerNode =
-  | { opType: 'Resize'; opset: number; attributes?: ResizeAttributes }
-  | { opType: 'Upsample'; opset: number; attributes?: UpsampleAttributes }
+  | { opType: 'Resize'; opset: number; attributes?: ResizeAttributes; compat?: Compat }
+  | { opType: 'Upsample'; opset: number; attributes?: UpsampleAttributes; compat?: Compat }
   | { opType: 'GridSample'; opset: number; attributes?: GridSampleAttributes };
 
 /** Options of sampler.resize: Resize at the latest opset (19), in camelCase. */
@@ -98,11 +107,14 @@ export interface ResizeOptions {
   extrapolationValue?: number;
   antialias?: boolean;
   keepAspectRatioPolicy?: KeepAspectRatioPolicy;
+  /** Default 'onnx'. */
+  compat?: Compat;
 }
 
 export interface UpsampleOptions {
   scales: ArrayLike<number>;
   mode?: 'nearest' | 'linear';
+  compat?: Compat;
 }
 
 export interface GridSampleOptions {

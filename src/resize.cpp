@@ -40,7 +40,6 @@ static double pass_order_cost(const ResizePlan& plan, const int* order) {
 Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int rank,
                    const int64_t* in_dims, ResizePlan* plan) {
   OSW_RETURN_IF_ERROR(resize_geometry(attrs, inputs, rank, in_dims, &plan->geo));
-  plan->attrs = attrs;
   plan->rank = rank;
   int64_t out_elems = 1;
   for (int a = 0; a < rank; ++a) {
@@ -62,9 +61,38 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
   plan->scratch[0] = Buffer<unsigned char>();
   plan->scratch[1] = Buffer<unsigned char>();
   plan->extra_scratch = Buffer<unsigned char>();
+  // compat 'pytorch' (row 9): PyTorch's antialias filters are ONNX's with exclude_outside
+  // and, for cubic, a = -0.5.
+  ResizeAttrs eff = attrs;
+  if (attrs.compat == Compat::PyTorch && attrs.antialias) {
+    eff.exclude_outside = true;
+    if (attrs.mode == ResizeMode::Cubic) eff.cubic_a = -0.5;
+  }
+  plan->attrs = eff;
+  // compat 'onnxruntime' (rows 13, 15): an output shaped like the input is a copy of it; an
+  // axis of scale exactly 1 (or, with antialias, of unchanged length) is copied as is,
+  // its roi ignored.
+  bool same_shape = true;
+  for (int a = 0; a < rank; ++a) same_shape = same_shape && plan->out_dims[a] == in_dims[a];
   for (int a = 0; a < rank; ++a) {
-    OSW_RETURN_IF_ERROR(build_axis_plan(attrs, plan->geo.axis[a], &plan->axis[a]));
-    if (!plan->axis[a].identity) plan->order[plan->n_passes++] = a;
+    OSW_RETURN_IF_ERROR(build_axis_plan(eff, plan->geo.axis[a], &plan->axis[a]));
+    AxisPlan& ap = plan->axis[a];
+    if (attrs.compat == Compat::OnnxRuntime && ap.out == ap.in &&
+        (same_shape || static_cast<float>(plan->geo.axis[a].scale()) == 1.0f || attrs.antialias)) {
+      // ONNX Runtime copies such an axis whatever its coordinates say: make the tables an
+      // exact identity.
+      for (int64_t o = 0; o < ap.out; ++o) {
+        ap.count[o] = 1;
+        ap.index[o * ap.taps] = static_cast<int32_t>(o);
+        ap.weight[o * ap.taps] = 1.0;
+        ap.weight_f[o * ap.taps] = 1.0f;
+        ap.outside[o] = 0;
+      }
+      ap.identity = true;
+      ap.any_outside = false;
+      ap.blocks = 0;
+    }
+    if (!ap.identity) plan->order[plan->n_passes++] = a;
   }
   // Downsampling axes first (smallest out/in), so each pass works on the fewest elements;
   // among equals, inner axes first. With up to 5 passes, every order is then costed and
@@ -263,8 +291,8 @@ Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64
 // Linear / cubic: separable passes. T is the storage type, F the compute type. When the
 // last pass runs along an axis outside the one before it (the usual H-after-W of images),
 // those two are streamed (stream_last_two); the others write whole intermediate tensors.
-template <typename T>
-Status interpolate(const ResizePlan& plan, const T* x, T* y) {
+template <typename T, typename Tout = T>
+Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
   using F = typename ElemTraits<T>::Compute;
   const int rank = plan.rank;
   const int np = plan.n_passes;
@@ -273,7 +301,7 @@ Status interpolate(const ResizePlan& plan, const T* x, T* y) {
   if (np == 0) {
     int64_t n = 1;
     for (int a = 0; a < rank; ++a) n *= cur[a];
-    std::memcpy(y, x, sizeof(T) * n);
+    for (int64_t i = 0; i < n; ++i) y[i] = narrow<Tout>(widen<F>(x[i]));
     return Status::Ok();
   }
   const bool fuse = np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
@@ -323,16 +351,47 @@ Status interpolate(const ResizePlan& plan, const T* x, T* y) {
     const bool first = i == 0, final = !fuse && i + 1 == np;
     F* dst = final ? nullptr : buf[i % 2];
     const F* src = first ? nullptr : buf[(i + 1) % 2];
-    if (first && final) resize_pass<T, T, F>(x, y, outer, inner, ap, w);
+    if (first && final) resize_pass<T, Tout, F>(x, y, outer, inner, ap, w);
     else if (first) resize_pass<T, F, F>(x, dst, outer, inner, ap, w);
-    else if (final) resize_pass<F, T, F>(src, y, outer, inner, ap, w);
+    else if (final) resize_pass<F, Tout, F>(src, y, outer, inner, ap, w);
     else resize_pass<F, F, F>(src, dst, outer, inner, ap, w);
     cur[a] = plan.out_dims[a];
   }
   if (!fuse) return Status::Ok();
   const int h = plan.order[np - 2], v = plan.order[np - 1];
-  if (plain == 0) return stream_last_two<T, T, F>(plan, x, y, cur, h, v);
-  return stream_last_two<F, T, F>(plan, buf[(plain - 1) % 2], y, cur, h, v);
+  if (plain == 0) return stream_last_two<T, Tout, F>(plan, x, y, cur, h, v);
+  return stream_last_two<F, Tout, F>(plan, buf[(plain - 1) % 2], y, cur, h, v);
+}
+
+// Row 7 under compat: ONNX Runtime truncates toward zero, PyTorch rounds half up; both
+// saturate here (and NaN gives 0).
+template <typename T, typename F>
+T compat_round(Compat c, F v) {
+  if constexpr (std::is_integral<T>::value) {
+    const double d = static_cast<double>(v);
+    const double r = c == Compat::OnnxRuntime ? std::trunc(d) : std::floor(d + 0.5);
+    return saturate_round<T>(r);
+  } else {
+    return narrow<T>(v);
+  }
+}
+
+// Row 16 under compat 'onnxruntime': extrapolation_value converted as ONNX Runtime's
+// static_cast<T>(float) does in wasm: 32- and 64-bit integers truncate and saturate; 8- and
+// 16-bit signed types keep the low bits of the saturated int32, unsigned ones the low bits
+// of the saturated uint32 (negative and NaN give 0).
+template <typename T>
+T compat_extrapolation(const ResizeAttrs& at) {
+  const double v = at.extrapolation_value;
+  if constexpr (std::is_integral<T>::value) {
+    if (at.compat == Compat::OnnxRuntime) {
+      const double t = std::trunc(static_cast<double>(static_cast<float>(v)));
+      if (sizeof(T) >= 4) return saturate_round<T>(t);
+      if (std::is_signed<T>::value) return static_cast<T>(saturate_round<int32_t>(t));
+      return static_cast<T>(saturate_round<uint32_t>(t));
+    }
+  }
+  return narrow<T>(v);
 }
 
 template <typename T>
@@ -348,10 +407,19 @@ Status execute_typed(const ResizePlan& plan, const TensorView& x, TensorView* y)
       default: st = gather_nearest(plan, reinterpret_cast<const uint64_t*>(xs), reinterpret_cast<uint64_t*>(ys)); break;
     }
     OSW_RETURN_IF_ERROR(st);
+  } else if (std::is_integral<T>::value && plan.attrs.compat != Compat::Onnx) {
+    // compat (row 7): interpolate into the compute type, then round as that runtime does.
+    using F = typename ElemTraits<T>::Compute;
+    int64_t n = 1;
+    for (int a = 0; a < plan.rank; ++a) n *= plan.out_dims[a];
+    Buffer<F> tmp;
+    if (!tmp.allocate(n)) return out_of_memory("compat rounding", n * int64_t(sizeof(F)));
+    OSW_RETURN_IF_ERROR((interpolate<T, F>(plan, xs, tmp.data())));
+    for (int64_t i = 0; i < n; ++i) ys[i] = compat_round<T>(plan.attrs.compat, tmp[i]);
   } else {
     OSW_RETURN_IF_ERROR(interpolate<T>(plan, xs, ys));
   }
-  fill_outside<T>(plan, narrow<T>(plan.attrs.extrapolation_value), ys);
+  fill_outside<T>(plan, compat_extrapolation<T>(plan.attrs), ys);
   return Status::Ok();
 }
 

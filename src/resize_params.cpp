@@ -81,8 +81,11 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
       AxisGeometry& g = geo->axis[axes[j]];
       g.scale_num = s;
       g.scale_den = 1.0;
-      // Row 6 (and row 5 for tf_crop_and_resize): floor(in * scale) in double.
-      double o = std::floor(static_cast<double>(g.in) * s);
+      // Row 6 (and row 5 for tf_crop_and_resize): floor(in * scale) in double. ONNX
+      // Runtime multiplies in float32 (compat), which can round 8.99999997 up to 9.
+      double o = attrs.compat == Compat::OnnxRuntime
+                     ? std::floor(static_cast<double>(static_cast<float>(s) * static_cast<float>(g.in)))
+                     : std::floor(static_cast<double>(g.in) * s);
       if (o > static_cast<double>(kMaxAxisLength))
         return Status::Range("scales: output length " + num(o) + " of axis " +
                              std::to_string(axes[j]) + " exceeds 2^31-1");
@@ -99,6 +102,31 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
     if (in.sizes[j] > kMaxAxisLength)
       return Status::Range("sizes: " + std::to_string(in.sizes[j]) + " for axis " +
                            std::to_string(axes[j]) + " exceeds 2^31-1");
+  }
+  if (attrs.compat == Compat::OnnxRuntime) {
+    // ONNX Runtime: float32 ratios f32(out) / f32(in); with a policy, their min or max, and
+    // lengths rounded half away from zero from the float32 product.
+    float chosen = 0.0f;
+    bool have = false;
+    for (int j = 0; j < n; ++j) {
+      const AxisGeometry& g = geo->axis[axes[j]];
+      if (g.in == 0) continue;
+      const float r = static_cast<float>(in.sizes[j]) / static_cast<float>(g.in);
+      if (!have || (attrs.policy == AspectPolicy::NotLarger ? r < chosen : r > chosen)) chosen = r;
+      have = true;
+    }
+    for (int j = 0; j < n; ++j) {
+      AxisGeometry& g = geo->axis[axes[j]];
+      if (attrs.policy == AspectPolicy::Stretch) {
+        g.out = in.sizes[j];
+        if (g.in > 0) g.scale_num = static_cast<float>(g.out) / static_cast<float>(g.in);
+      } else {
+        g.scale_num = have ? chosen : 1.0f;
+        g.out = static_cast<int64_t>(std::round(static_cast<float>(g.scale_num) * static_cast<float>(g.in)));
+      }
+      g.scale_den = 1.0;
+    }
+    return Status::Ok();
   }
   if (attrs.policy == AspectPolicy::Stretch) {
     for (int j = 0; j < n; ++j) {

@@ -56,6 +56,32 @@ double tf_crop_and_resize(double x, const AxisGeometry& g) {
   return 0.5 * (g.roi_start + g.roi_end) * span;
 }
 
+double onnxruntime(CoordMode mode, double xd, const AxisGeometry& g) {
+  const float x = static_cast<float>(xd), s = static_cast<float>(g.scale());
+  const float in1 = static_cast<float>(g.in - 1);
+  switch (mode) {
+    case CoordMode::HalfPixel: return (x + 0.5f) / s - 0.5f;
+    case CoordMode::PytorchHalfPixel: return g.out > 1 ? (x + 0.5f) / s - 0.5f : 0.0f;
+    case CoordMode::Asymmetric: return x / s;
+    case CoordMode::TfHalfPixelForNN: return (x + 0.5f) / s;
+    case CoordMode::AlignCorners:
+      return g.out == 1 ? 0.0f : (x * in1) / static_cast<float>(g.out - 1);
+    case CoordMode::TfCropAndResize: {
+      const float r0 = static_cast<float>(g.roi_start), r1 = static_cast<float>(g.roi_end);
+      if (g.out > 1) return r0 * in1 + ((x * (r1 - r0)) * in1) / static_cast<float>(g.out - 1);
+      return 0.5 * (g.roi_start + g.roi_end) * static_cast<double>(g.in - 1);
+    }
+    case CoordMode::HalfPixelSymmetric: {
+      const float w = s * static_cast<float>(g.in);
+      const float adj = static_cast<float>(g.out) / w;
+      const float c = static_cast<float>(g.in) / 2.0f;
+      const float off = c * (1.0f - adj);
+      return static_cast<double>(off) + (xd + 0.5) / static_cast<double>(s) - 0.5;
+    }
+  }
+  return xd;
+}
+
 Fn select(CoordMode mode) {
   switch (mode) {
     case CoordMode::HalfPixel: return half_pixel;
@@ -88,6 +114,20 @@ int64_t nearest_index(double x, NearestMode mode, double scale) {
     case NearestMode::Floor: return to_index(f);
     case NearestMode::Ceil: return to_index(std::ceil(x));
     case NearestMode::Opset10: return to_index(scale >= 1.0 ? f : std::ceil(x));
+  }
+  return to_index(f);
+}
+
+int64_t nearest_index_onnxruntime(double x, NearestMode mode, double scale) {
+  const double f = std::floor(x);
+  switch (mode) {
+    case NearestMode::RoundPreferFloor:
+      return to_index(std::fabs(x - (f + 0.5)) < 1e-6 ? f : std::round(x));
+    case NearestMode::RoundPreferCeil:
+      return to_index(std::fabs(x - (f + 0.5)) < 1e-6 ? f + 1.0 : std::round(x));
+    case NearestMode::Floor: return to_index(f);
+    case NearestMode::Ceil: return to_index(std::ceil(x));
+    case NearestMode::Opset10: return to_index(scale < 1.0 ? std::ceil(x) : std::trunc(x));
   }
   return to_index(f);
 }
@@ -245,12 +285,14 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
   if (simd_form && !window.allocate(g.out)) return out_of_memory("a resize plan", g.out * 8);
 
   const coord::Fn fn = coord::select(attrs.coord);
+  const bool ort = attrs.compat == Compat::OnnxRuntime;
   const bool crop = attrs.coord == CoordMode::TfCropAndResize;
   const int64_t last = g.in - 1;
   bool identity = g.out == g.in;
 
   for (int64_t o = 0; o < g.out; ++o) {
-    const double x = fn(static_cast<double>(o), g);
+    const double x = ort ? coord::onnxruntime(attrs.coord, static_cast<double>(o), g)
+                         : fn(static_cast<double>(o), g);
     int32_t* idx = &p->index[o * K];
     double* w = &p->weight[o * K];
     float* wf = &p->weight_f[o * K];
@@ -268,7 +310,8 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
     }
     int n = 0;
     if (attrs.mode == ResizeMode::Nearest) {
-      int64_t i = nearest_index(x, attrs.nearest, scale);
+      int64_t i = ort ? nearest_index_onnxruntime(x, attrs.nearest, scale)
+                      : nearest_index(x, attrs.nearest, scale);
       i = i < 0 ? 0 : (i > last ? last : i);
       idx[0] = static_cast<int32_t>(i);
       w[0] = 1.0;

@@ -36,7 +36,16 @@ double tf_crop_and_resize(double x, const AxisGeometry& g);
 
 using Fn = double (*)(double, const AxisGeometry&);
 Fn select(CoordMode mode);
+
+// compat 'onnxruntime' (row 2 and 3): ONNX Runtime's formulas, every operation rounded
+// to float32, dividing by the float32 scale; align_corners with the integer output length.
+double onnxruntime(CoordMode mode, double x, const AxisGeometry& g);
 }  // namespace coord
+
+// compat 'onnxruntime': nearest index as ONNX Runtime picks it from its float32 coordinate:
+// round_prefer_floor/ceil take anything within 1e-6 of k + 0.5 as the tie and otherwise
+// round half away from zero; floor/ceil exact; Resize-10 ceil when downsampling, else trunc.
+int64_t nearest_index_onnxruntime(double x, NearestMode mode, double scale);
 
 // Nearest index (before clamping) of input coordinate x under a nearest_mode.
 int64_t nearest_index(double x, NearestMode mode, double scale);

@@ -1,0 +1,103 @@
+// compat.test.mjs: the compat option changes exactly the rows docs/semantics.md lists.
+// Expected values are worked out by hand from each runtime's rule (docs/ort-compat-findings.md
+// for ONNX Runtime, measured there against onnxruntime-web 1.30); ort-diff.test.mjs checks
+// compat 'onnxruntime' against the real ORT on random draws.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+
+const entry = process.env.OSW_PACKAGE
+  ? pathToFileURL(join(process.env.OSW_PACKAGE, 'dist', 'index.mjs')).href
+  : pathToFileURL(fileURLToPath(new URL('../../dist/index.mjs', import.meta.url))).href;
+const { createSampler } = await import(entry);
+const s = await createSampler();
+
+const f32 = (dims, v) => ({ type: 'float32', dims, data: Float32Array.from(v) });
+const u8 = (dims, v) => ({ type: 'uint8', dims, data: Uint8Array.from(v) });
+const i8 = (dims, v) => ({ type: 'int8', dims, data: Int8Array.from(v) });
+const range = (n) => Array.from({ length: n }, (_, i) => i);
+
+test('row 7: integer outputs round half to even (onnx), truncate (onnxruntime), round half up (pytorch)', () => {
+  // [0, 255] -> 4 outputs, half_pixel linear: 0, 63.75, 191.25, 255.
+  const x = u8([2], [0, 255]);
+  const run = (compat) => Array.from(s.resize(x, { sizes: [4], mode: 'linear', compat }).data);
+  assert.deepEqual(run('onnx'), [0, 64, 191, 255]);
+  assert.deepEqual(run('onnxruntime'), [0, 63, 191, 255]);
+  assert.deepEqual(run('pytorch'), [0, 64, 191, 255]);
+  // A tie: [1, 2] -> 3 outputs with align_corners: 1, 1.5, 2.
+  const t = u8([2], [1, 2]);
+  const tie = (compat) => Array.from(s.resize(t, { sizes: [3], mode: 'linear', coordinateTransformationMode: 'align_corners', compat }).data);
+  assert.deepEqual(tie('onnx'), [1, 2, 2]);        // 1.5 -> 2 (even)
+  assert.deepEqual(tie('onnxruntime'), [1, 1, 2]); // truncated
+  assert.deepEqual(tie('pytorch'), [1, 2, 2]);     // half up
+  const t2 = u8([2], [2, 3]);
+  assert.deepEqual(Array.from(s.resize(t2, { sizes: [3], mode: 'linear', coordinateTransformationMode: 'align_corners' }).data), [2, 2, 3]);
+  assert.deepEqual(Array.from(s.resize(t2, { sizes: [3], mode: 'linear', coordinateTransformationMode: 'align_corners', compat: 'pytorch' }).data), [2, 3, 3]);
+});
+
+test('row 16: extrapolation_value outside uint8/int8 saturates (onnx) or wraps as ORT casts it', () => {
+  const node = (compat, v) => ({ opType: 'Resize', opset: 19, compat,
+    attributes: { mode: 'linear', coordinate_transformation_mode: 'tf_crop_and_resize', extrapolation_value: v } });
+  const roi = f32([2], [-1, 0]);  // starts one input length before the data: output 0 is outside
+  // 3 -> 4 outputs (an unchanged length would be a plain copy under 'onnxruntime', row 13).
+  const sizes = { type: 'int64', dims: [1], data: BigInt64Array.from([4n]) };
+  const out = (x, compat, v) => Array.from(s.run(node(compat, v), [x, roi, null, sizes])[0].data)[0];
+  assert.equal(out(u8([3], [1, 2, 3]), 'onnx', 300), 255);
+  assert.equal(out(u8([3], [1, 2, 3]), 'onnxruntime', 300), 44);
+  assert.equal(out(u8([3], [1, 2, 3]), 'onnxruntime', -5), 0);
+  assert.equal(out(i8([3], [1, 2, 3]), 'onnx', 200), 127);
+  assert.equal(out(i8([3], [1, 2, 3]), 'onnxruntime', 200), -56);
+  assert.equal(out(u8([3], [1, 2, 3]), 'onnxruntime', 127.5), 127);
+  assert.equal(out(u8([3], [1, 2, 3]), 'onnx', 127.5), 128);
+});
+
+test('row 13: an output shaped like the input is resampled (onnx) or copied (onnxruntime)', () => {
+  const x = f32([5], [0, 10, 20, 30, 40]);
+  const onnx = s.resize(x, { scales: [1.1], mode: 'linear' });
+  const ort = s.resize(x, { scales: [1.1], mode: 'linear', compat: 'onnxruntime' });
+  assert.deepEqual(onnx.dims, [5]);
+  assert.notDeepEqual(Array.from(onnx.data), [0, 10, 20, 30, 40]);
+  assert.deepEqual(Array.from(ort.data), [0, 10, 20, 30, 40]);
+});
+
+test('rows 2 and 6: ORT computes in float32 (output length and coordinates)', () => {
+  // scales 9/41 (float32 0.21951219): 41 * s = 8.99999997 -> 8 outputs, float32 product 9.0 -> 9.
+  const x = f32([41], range(41));
+  const sc = Math.fround(9 / 41);
+  assert.deepEqual(s.resize(x, { scales: [sc], mode: 'nearest' }).dims, [8]);
+  assert.deepEqual(s.resize(x, { scales: [sc], mode: 'nearest', compat: 'onnxruntime' }).dims, [9]);
+  // X = 0..9, scales 2.2, asymmetric floor: output 11 is 11 / 2.2000000477 = 4.99999989 (index
+  // 4); in float32 it is 5.0 (index 5).
+  const y = (compat) => s.resize(f32([10], range(10)), { scales: [2.2], mode: 'nearest',
+    coordinateTransformationMode: 'asymmetric', nearestMode: 'floor', compat }).data[11];
+  assert.equal(y('onnx'), 4);
+  assert.equal(y('onnxruntime'), 5);
+});
+
+test('row 3: align_corners with scales uses the unrounded length (onnx) or the integer one (onnxruntime)', () => {
+  // 5 inputs, scale 0.6: 3 outputs; output 1 maps to 1 * 4 / (3.0000001 - 1) (onnx) or 4 / 2 = 2.
+  const x = f32([5], [0, 1, 2, 3, 4]);
+  const o = (compat) => s.resize(x, { scales: [0.6], mode: 'linear', coordinateTransformationMode: 'align_corners', compat }).data[1];
+  assert.notEqual(o('onnx'), 2);
+  assert.ok(Math.abs(o('onnx') - 2) < 1e-5);
+  assert.equal(o('onnxruntime'), 2);
+});
+
+test('row 9: pytorch antialias is ONNX antialias with exclude_outside and cubic a = -0.5', () => {
+  const x = f32([1, 1, 1, 12], [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8]);
+  for (const mode of ['linear', 'cubic']) {
+    const py = s.resize(x, { sizes: [1, 1, 1, 5], mode, antialias: true, compat: 'pytorch' });
+    const onnx = s.resize(x, { sizes: [1, 1, 1, 5], mode, antialias: true, excludeOutside: true, cubicCoeffA: -0.5 });
+    const plain = s.resize(x, { sizes: [1, 1, 1, 5], mode, antialias: true });
+    assert.deepEqual(Array.from(py.data), Array.from(onnx.data), mode);
+    assert.notDeepEqual(Array.from(py.data), Array.from(plain.data), mode);
+  }
+});
+
+test('compat is validated, and refused where it would change nothing yet', () => {
+  assert.throws(() => s.resize(f32([2], [1, 2]), { sizes: [3], compat: 'onxruntime' }), /compat: unknown value 'onxruntime'.*did you mean 'onnxruntime'/);
+  assert.throws(() => s.run({ opType: 'GridSample', opset: 20, compat: 'pytorch' },
+    [f32([1, 1, 2, 2], [1, 2, 3, 4]), f32([1, 1, 1, 2], [0, 0])]), RangeError);
+  assert.throws(() => s.resize(f32([2], [1, 2]), { sizes: [3], compat: 3 }), TypeError);
+});
