@@ -507,6 +507,7 @@ function makeApi(loadModule) {
       b[S.MODE] = p.mode;
       b[S.PADDING] = p.padding;
       b[S.ALIGN] = p.alignCorners;
+      b[S.COMPAT] = p.compat || 0;
       for (let i = 0; i < x.dims.length; i++) b[S.IN_DIMS + i] = x.dims[i];
       b[S.GRID_TYPE] = grid.info.code;
       b[S.GRID_RANK] = grid.dims.length;
@@ -540,9 +541,7 @@ function makeApi(loadModule) {
       switch (opType) {
         case 'Resize': return [this._runResize(os, node.attributes, inputs, target, compat)];
         case 'Upsample': return [this._runUpsample(os, node.attributes, inputs, target, compat)];
-        case 'GridSample':
-          if (compat !== 0) throw new RangeError("compat: GridSample has no compat modes yet (only 'onnx')");
-          return [this._runGridSample(os, node.attributes, inputs, target)];
+        case 'GridSample': return [this._runGridSample(os, node.attributes, inputs, target, compat)];
         default:
           throw new RangeError(`opType: unsupported operator '${opType}'; expected 'Resize', 'Upsample' or 'GridSample'${didYouMean(opType, ['Resize', 'Upsample', 'GridSample'])}`);
       }
@@ -665,7 +664,7 @@ function makeApi(loadModule) {
       }, target);
     }
 
-    _runGridSample(opset, attributes, inputs, target) {
+    _runGridSample(opset, attributes, inputs, target, compat) {
       const version = opVersion('GridSample', opset, [16, 20, 22]);
       const name = `GridSample-${version} (opset ${opset})`;
       const a = checkAttributes(attributes, ['mode', 'padding_mode', 'align_corners'], name);
@@ -675,6 +674,7 @@ function makeApi(loadModule) {
         mode: checkEnum(attr(a, 'mode', version === 16 ? 'bilinear' : 'linear'), 'mode', modes),
         padding: checkEnum(attr(a, 'padding_mode', 'zeros'), 'padding_mode', PADDING_MODES),
         alignCorners: checkBool01(attr(a, 'align_corners', 0), 'align_corners'),
+        compat,
       };
       return this._gridSampleChecked(inputs[0], inputs[1], p, version === 16 ? 4 : 0, target);
     }
@@ -761,11 +761,12 @@ function makeApi(loadModule) {
     gridSampleInto(x, grid, output, options) { return this._gridSampleOpts(x, grid, options, checkTensor(output, 'output')); }
 
     _gridSampleOpts(x, grid, options, target) {
-      const o = checkOptions(options, 'gridSample', ['mode', 'paddingMode', 'alignCorners']);
+      const o = checkOptions(options, 'gridSample', ['mode', 'paddingMode', 'alignCorners', 'compat']);
       const p = {
         mode: checkEnum(opt(o, 'mode', 'linear'), 'mode', GRID_MODES_20),
         padding: checkEnum(opt(o, 'paddingMode', 'zeros'), 'paddingMode', PADDING_MODES),
         alignCorners: checkBool01(opt(o, 'alignCorners', false), 'alignCorners'),
+        compat: checkEnum(opt(o, 'compat', 'onnx'), 'compat', COMPATS),
       };
       return this._gridSampleChecked(x, grid, p, 0, target);
     }

@@ -159,6 +159,7 @@ int plan_grid_sample() {
   g_gs_attrs.mode = static_cast<GridMode>(static_cast<int>(b[kMode]));
   g_gs_attrs.padding = static_cast<PaddingMode>(static_cast<int>(b[kPadding]));
   g_gs_attrs.align_corners = b[kAlignCorners] != 0.0;
+  g_gs_attrs.integer_rounding = static_cast<int32_t>(b[kCompat]);  // compat 0/1/2, row 7
   g_gs_x = TensorView();
   g_gs_grid = TensorView();
   g_gs_x.type = static_cast<DType>(static_cast<int>(b[kXType]));

@@ -81,14 +81,14 @@ export interface GridSampleAttributes {
  * 'onnx' (default), 'onnxruntime' (ONNX Runtime 1.30's float32 coordinates, integer-length
  * align_corners, truncating integer outputs, copies of unchanged axes, extrapolation_value
  * casts), 'pytorch' (PyTorch's antialias filters and round-half-up integer outputs).
- * Resize and Upsample only.
+ * GridSample: only the rounding of integer outputs changes (row 7).
  */
 export type Compat = 'onnx' | 'onnxruntime' | 'pytorch';
 
 export type SamplerNode =
   | { opType: 'Resize'; opset: number; attributes?: ResizeAttributes; compat?: Compat }
   | { opType: 'Upsample'; opset: number; attributes?: UpsampleAttributes; compat?: Compat }
-  | { opType: 'GridSample'; opset: number; attributes?: GridSampleAttributes };
+  | { opType: 'GridSample'; opset: number; attributes?: GridSampleAttributes; compat?: Compat };
 
 /** Options of sampler.resize: Resize at the latest opset (19), in camelCase. */
 export interface ResizeOptions {
@@ -121,6 +121,7 @@ export interface GridSampleOptions {
   mode?: GridSampleMode;
   paddingMode?: PaddingMode;
   alignCorners?: boolean;
+  compat?: Compat;
 }
 
 /**

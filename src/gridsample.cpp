@@ -291,7 +291,22 @@ inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
 // off/w[j * stride .. j * stride + count[j]).
 template <typename T, typename Off>
 void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Compute* w,
-                  const Off* count, int64_t stride, int64_t nb, T* y) {
+                  const Off* count, int64_t stride, int64_t nb, T* y, int32_t rounding) {
+  if constexpr (std::is_integral<T>::value) {
+    if (rounding != 0) {
+      // compat: ONNX Runtime truncates, PyTorch rounds half up; both saturate.
+      for (int64_t j = 0; j < nb; ++j) {
+        if (count[j] == 1 && w[j * stride] == 1) {
+          y[j] = x[off[j * stride]];
+          continue;
+        }
+        const double v = static_cast<double>(gather_dot(x, off + j * stride, w + j * stride,
+                                                        static_cast<int64_t>(count[j])));
+        y[j] = saturate_round<T>(rounding == 1 ? std::trunc(v) : std::floor(v + 0.5));
+      }
+      return;
+    }
+  }
   using C = typename ElemTraits<T>::Compute;
   for (int64_t j = 0; j < nb; ++j) {
     // One tap of weight 1 (nearest, or a location exactly on a pixel) is a copy, bit-exact
@@ -414,7 +429,8 @@ Status run(const GridSampleAttrs& attrs, const Geometry& geo, const T* x, const 
       for (int64_t c = 0; c < geo.c; ++c) {
         const int64_t plane = n * geo.c + c;
         gather_block<T, Off>(x + plane * geo.in_size, off.data(), w.data(), count.data(),
-                             max_taps, nb, y + plane * geo.out_size + j0);
+                             max_taps, nb, y + plane * geo.out_size + j0,
+                             attrs.integer_rounding);
       }
     }
   }

@@ -18,6 +18,9 @@ struct GridSampleAttrs {
   GridMode mode = GridMode::Linear;
   PaddingMode padding = PaddingMode::Zeros;
   bool align_corners = false;
+  // How integer outputs are rounded (SEMANTICS.md row 7, the compat option): 0 half to
+  // even (ONNX), 1 toward zero (ONNX Runtime), 2 half up (PyTorch); all saturate.
+  int32_t integer_rounding = 0;
 };
 
 // Checks x (rank r+2, r >= 1) against grid (N, D1_out..Dr_out, r) and sets y->rank and

@@ -95,9 +95,23 @@ test('row 9: pytorch antialias is ONNX antialias with exclude_outside and cubic 
   }
 });
 
-test('compat is validated, and refused where it would change nothing yet', () => {
+test('row 7 in GridSample: integer outputs round half to even, truncate, or round half up', () => {
+  // X = [1, 2] along W; the grid point x = 0 (align_corners) is the middle: 1.5.
+  const x = u8([1, 1, 1, 2], [1, 2]);
+  const grid = f32([1, 1, 1, 2], [0, 0]);
+  const at = (compat) => s.gridSample(x, grid, { alignCorners: true, compat }).data[0];
+  assert.equal(at('onnx'), 2);
+  assert.equal(at('onnxruntime'), 1);
+  assert.equal(at('pytorch'), 2);
+  const x2 = u8([1, 1, 1, 2], [2, 3]);
+  const node = (compat) => ({ opType: 'GridSample', opset: 20, compat, attributes: { align_corners: 1 } });
+  assert.equal(s.run(node('onnx'), [x2, grid])[0].data[0], 2);
+  assert.equal(s.run(node('pytorch'), [x2, grid])[0].data[0], 3);
+  assert.equal(s.run(node('onnxruntime'), [x2, grid])[0].data[0], 2);
+});
+
+test('compat is validated', () => {
   assert.throws(() => s.resize(f32([2], [1, 2]), { sizes: [3], compat: 'onxruntime' }), /compat: unknown value 'onxruntime'.*did you mean 'onnxruntime'/);
-  assert.throws(() => s.run({ opType: 'GridSample', opset: 20, compat: 'pytorch' },
-    [f32([1, 1, 2, 2], [1, 2, 3, 4]), f32([1, 1, 1, 2], [0, 0])]), RangeError);
+  assert.throws(() => s.gridSample(f32([1, 1, 2, 2], [1, 2, 3, 4]), f32([1, 1, 1, 2], [0, 0]), { compat: 'torch' }), RangeError);
   assert.throws(() => s.resize(f32([2], [1, 2]), { sizes: [3], compat: 3 }), TypeError);
 });
