@@ -119,6 +119,8 @@ function makeApi(loadModule) {
 
   const typedArrayLengthGetter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), 'length').get;
   function typedArrayLength(a) { return typedArrayLengthGetter.call(a); }
+  const typedArrayTagGetter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), Symbol.toStringTag).get;
+  function typedArrayName(a) { return typedArrayTagGetter.call(a); }  // undefined if not one
 
   // A tensor { type, dims, data }: the fields of onnxruntime-web's Tensor, which passes as is.
   function checkTensor(t, what) {
@@ -135,7 +137,9 @@ function makeApi(loadModule) {
     const info = TYPES[type];
     if (!info) throw new TypeError(`${what}.type: unsupported tensor type '${type}'; expected one of ${Object.keys(TYPES).join(', ')}${didYouMean(type, Object.keys(TYPES))}`);
     const data = t.data;
-    if (!info.arrays.some((A) => data instanceof A)) {
+    // By the array's internal name, so arrays from another realm (iframe, vm) pass too.
+    const kind = typedArrayName(data);
+    if (!info.arrays.some((A) => A.name === kind)) {
       const names = info.arrays.map((A) => A.name).join(' or ');
       throw new TypeError(`${what}.data: a '${type}' tensor needs a ${names}, got ${describe(data)}`);
     }

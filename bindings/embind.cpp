@@ -197,6 +197,15 @@ void set_allocation_limit(double bytes) {
   if (bytes >= 0 && bytes <= 9007199254740992.0) allocation_limit() = static_cast<int64_t>(bytes);
 }
 
+// Frees the cached plan (and the last message): after it, the heap holds nothing of ours
+// but the module's statics, which the leak tests compare exactly.
+void release_caches() {
+  delete g_plan;
+  g_plan = nullptr;
+  g_plan_valid = false;
+  std::string().swap(g_error);
+}
+
 // Bytes currently allocated with malloc: the leak tests check that calls return to it.
 double heap_used() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -213,6 +222,7 @@ EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
   function("alloc", &mem_alloc);
   function("free", &mem_free);
   function("heapUsed", &heap_used);
+  function("releaseCaches", &release_caches);
   function("setAllocationLimit", &set_allocation_limit);
   constant("MAX_RANK", static_cast<int>(kMaxRank));
   constant("SLOT_OP", static_cast<int>(kOp));

@@ -141,6 +141,9 @@ void axis_taps(GridMode mode, PaddingMode padding, bool align_corners, int64_t L
   }
 
   for (int k = 0; k < n; ++k) {
+    // A tap of weight exactly 0 is not read (docs/semantics.md): a NaN or Inf there must
+    // not reach the output.
+    if (wt[k] == 0.0) continue;
     double i = idx[k];
     switch (padding) {
       case PaddingMode::Zeros:
@@ -188,13 +191,15 @@ Status check_dims(const char* name, const TensorView& t) {
     return Status::Range(std::string(name) + ": rank must be at most " + std::to_string(kMaxRank) +
                          ", got " + std::to_string(t.rank));
   }
+  // The product of the non-zero dims bounds every stride, so it must fit too even when
+  // another dim is 0 and the tensor holds no element.
   int64_t n = 1;
   for (int i = 0; i < t.rank; ++i) {
     if (t.dims[i] < 0) {
       return Status::Range(std::string(name) + ": dimension " + std::to_string(i) +
                            " must not be negative, got " + std::to_string(t.dims[i]));
     }
-    if (!checked_mul(n, t.dims[i], &n)) {
+    if (t.dims[i] != 0 && !checked_mul(n, t.dims[i], &n)) {
       return Status::Range(std::string(name) + ": element count of shape " + shape_str(t) +
                            " overflows int64");
     }

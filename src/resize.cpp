@@ -74,6 +74,19 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
   // its roi ignored.
   bool same_shape = true;
   for (int a = 0; a < rank; ++a) same_shape = same_shape && plan->out_dims[a] == in_dims[a];
+  if (out_elems == 0) {
+    // An empty output (row 12) needs no tables, however long the other axes are.
+    for (int a = 0; a < rank; ++a) {
+      AxisPlan& ap = plan->axis[a];
+      ap.in = in_dims[a];
+      ap.out = plan->out_dims[a];
+      ap.taps = 1;
+      ap.identity = true;
+      ap.any_outside = false;
+      ap.blocks = 0;
+    }
+    return Status::Ok();
+  }
   for (int a = 0; a < rank; ++a) {
     OSW_RETURN_IF_ERROR(build_axis_plan(eff, plan->geo.axis[a], &plan->axis[a]));
     AxisPlan& ap = plan->axis[a];

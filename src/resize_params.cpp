@@ -86,7 +86,7 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
       double o = attrs.compat == Compat::OnnxRuntime
                      ? std::floor(static_cast<double>(static_cast<float>(s) * static_cast<float>(g.in)))
                      : std::floor(static_cast<double>(g.in) * s);
-      if (o > static_cast<double>(kMaxAxisLength))
+      if (!(o <= static_cast<double>(kMaxAxisLength)))  // NaN too (compat: inf * 0)
         return Status::Range("scales: output length " + num(o) + " of axis " +
                              std::to_string(axes[j]) + " exceeds 2^31-1");
       g.out = static_cast<int64_t>(o);
@@ -122,7 +122,11 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
         if (g.in > 0) g.scale_num = static_cast<float>(g.out) / static_cast<float>(g.in);
       } else {
         g.scale_num = have ? chosen : 1.0f;
-        g.out = static_cast<int64_t>(std::round(static_cast<float>(g.scale_num) * static_cast<float>(g.in)));
+        const double o = std::round(static_cast<float>(g.scale_num) * static_cast<float>(g.in));
+        if (!(o <= static_cast<double>(kMaxAxisLength)))
+          return Status::Range("sizes: output length of axis " + std::to_string(axes[j]) +
+                               " exceeds 2^31-1");
+        g.out = static_cast<int64_t>(o);
       }
       g.scale_den = 1.0;
     }
@@ -165,7 +169,7 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
     g.scale_num = snum;
     g.scale_den = sden;
     double o = std::floor(scale * static_cast<double>(g.in) + 0.5);
-    if (o > static_cast<double>(kMaxAxisLength))
+    if (!(o <= static_cast<double>(kMaxAxisLength)))
       return Status::Range("sizes: output length of axis " + std::to_string(axes[j]) +
                            " exceeds 2^31-1");
     g.out = static_cast<int64_t>(o);

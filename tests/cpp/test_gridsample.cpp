@@ -882,3 +882,40 @@ TEST_CASE("gridsample: empty tensors", "[gridsample]") {
     }
   }
 }
+
+TEST_CASE("gridsample: a tap of weight 0 is not read; huge dims beside a 0 do not overflow") {
+  // X = [1, Inf] along W; a grid point exactly on pixel 0 weighs pixel 1 by 0.
+  float x[2] = {1.0f, INFINITY};
+  float g[2] = {-1.0f, 0.0f};
+  float y[1] = {0};
+  osw::TensorView X, G, Y;
+  X.type = Y.type = osw::DType::Float32;
+  X.rank = 4;
+  X.dims[0] = X.dims[1] = X.dims[2] = 1;
+  X.dims[3] = 2;
+  X.data = x;
+  G.type = osw::DType::Float32;
+  G.rank = 4;
+  G.dims[0] = G.dims[1] = G.dims[2] = 1;
+  G.dims[3] = 2;
+  G.data = g;
+  REQUIRE(osw::gridsample_output_shape(X, G, &Y).ok());
+  Y.data = y;
+  osw::GridSampleAttrs a;
+  a.align_corners = true;
+  REQUIRE(osw::gridsample(a, X, G, &Y).ok());
+  CHECK(y[0] == 1.0f);
+  // (1, 1, 0, 2^40, 2^40): no element, but the strides would overflow int64.
+  osw::TensorView H = X;
+  H.rank = 5;
+  H.dims[2] = 0;
+  H.dims[3] = int64_t(1) << 40;
+  H.dims[4] = int64_t(1) << 40;
+  osw::TensorView G3 = G;
+  G3.rank = 5;
+  G3.dims[3] = 1;
+  G3.dims[4] = 3;
+  osw::TensorView Y3;
+  const osw::Status st = osw::gridsample_output_shape(H, G3, &Y3);
+  CHECK(st.kind == osw::ErrorKind::RangeError);
+}
