@@ -90,12 +90,10 @@ step('tsc on tests/ts (index.d.ts)', () => {
   if (r.status !== 0) throw new Error('tsc reported errors');
 });
 
-// 4. node:test files
-step('node:test (tests/js)', () => {
-  let files = readdirSync(join(root, 'tests', 'js')).filter((f) => f.endsWith('.test.mjs')).sort();
-  if (only) files = files.filter((f) => new RegExp(only).test(f));
-  if (!files.length) throw new Error('no test files');
-  const r = runLogged('node', ['--test', '--test-reporter=spec', ...files.map((f) => join('tests', 'js', f))], {
+// Runs the node:test files of one folder against the installed package; returns the note.
+function nodeTests(folder, label, files, extraArgs = []) {
+  if (!files.length) throw new Error(`no ${label} test files`);
+  const r = runLogged('node', ['--test', '--test-reporter=spec', ...extraArgs, ...files.map((f) => join('tests', folder, f))], {
     env: { ...env, OSW_PACKAGE: packageDir, OSW_TARBALL: tarball },
   });
   const out = r.stdout || '';
@@ -103,28 +101,22 @@ step('node:test (tests/js)', () => {
   const fail = Number((out.match(/ℹ fail (\d+)/) || [])[1] || 0);
   passedCount += pass;
   failedCount += fail;
-  if (r.status !== 0 || fail > 0) throw new Error(`${fail} node tests failed`);
-  if (pass === 0) throw new Error('no node test ran');
+  if (r.status !== 0 || fail > 0) throw new Error(`${fail} ${label} tests failed`);
+  if (pass === 0) throw new Error(`no ${label} test ran`);
   return `${pass} tests in ${files.length} files`;
+}
+const testFiles = (folder) => readdirSync(join(root, 'tests', folder)).filter((f) => f.endsWith('.test.mjs')).sort();
+
+// 4. node:test files
+step('node:test (tests/js)', () => {
+  let files = testFiles('js');
+  if (only) files = files.filter((f) => new RegExp(only).test(f));
+  return nodeTests('js', 'node', files);
 });
 
 // 5. Browser: the packed package, the conformance suite and the demo in headless Chromium.
 if (existsSync(join(root, 'tests', 'browser')) && !only) {
-  step('browser tests (Playwright + Chromium)', () => {
-    const files = readdirSync(join(root, 'tests', 'browser')).filter((f) => f.endsWith('.test.mjs')).sort();
-    if (!files.length) throw new Error('no browser test files');
-    const r = runLogged('node', ['--test', '--test-reporter=spec', '--test-concurrency=1', ...files.map((f) => join('tests', 'browser', f))], {
-      env: { ...env, OSW_PACKAGE: packageDir, OSW_TARBALL: tarball },
-    });
-    const out = r.stdout || '';
-    const pass = Number((out.match(/ℹ pass (\d+)/) || [])[1] || 0);
-    const fail = Number((out.match(/ℹ fail (\d+)/) || [])[1] || 0);
-    passedCount += pass;
-    failedCount += fail;
-    if (r.status !== 0 || fail > 0) throw new Error(`${fail} browser tests failed`);
-    if (pass === 0) throw new Error('no browser test ran');
-    return `${pass} tests in ${files.length} files`;
-  });
+  step('browser tests (Playwright + Chromium)', () => nodeTests('browser', 'browser', testFiles('browser'), ['--test-concurrency=1']));
 }
 
 console.log('\n=== summary');
