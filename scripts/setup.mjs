@@ -40,10 +40,11 @@ if (missing.length) {
       'then run the command again.');
     process.exit(1);
   }
+  // With their recommended packages (Chromium's fonts and Mesa among them), as verified.
   console.log(`setup: installing Debian packages: ${pkgs.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', ...pkgs], { stdio: 'inherit', env });
   const still = NEEDS.filter((n) => !n.ok());
   if (still.length) {
     console.error(`setup: still missing after apt-get: ${still.map((m) => m.what).join(', ')}`);
