@@ -4,13 +4,9 @@
 // compat 'onnxruntime' against the real ORT on random draws.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
+import { importPackage } from './package.mjs';
 
-const entry = process.env.OSW_PACKAGE
-  ? pathToFileURL(join(process.env.OSW_PACKAGE, 'dist', 'index.mjs')).href
-  : pathToFileURL(fileURLToPath(new URL('../../dist/index.mjs', import.meta.url))).href;
-const { createSampler } = await import(entry);
+const { createSampler } = await importPackage();
 const s = await createSampler();
 
 const f32 = (dims, v) => ({ type: 'float32', dims, data: Float32Array.from(v) });

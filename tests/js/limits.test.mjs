@@ -3,13 +3,9 @@
 // states the size, and the sampler stays usable.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
+import { importPackage } from './package.mjs';
 
-const entry = process.env.OSW_PACKAGE
-  ? pathToFileURL(join(process.env.OSW_PACKAGE, 'dist', 'index.mjs')).href
-  : pathToFileURL(fileURLToPath(new URL('../../dist/index.mjs', import.meta.url))).href;
-const { createSampler } = await import(entry);
+const { createSampler } = await importPackage();
 
 const X = { type: 'float32', dims: [1, 1, 4, 4], data: new Float32Array(16).fill(3) };
 

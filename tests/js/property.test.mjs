@@ -20,36 +20,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { referenceResize, referenceGridSample, resizeAxes } from './reference.mjs';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..', '..');
+import { importPackage } from './package.mjs';
 
 // ---------------------------------------------------------------- package loading
 
-// The ESM entry Node would pick for `import 'onnx-sampling-wasm'` from the package folder.
-function packageEntry() {
-  if (!process.env.OSW_PACKAGE) return path.join(repoRoot, 'dist', 'index.mjs');
-  const dir = path.resolve(process.env.OSW_PACKAGE);
-  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-  const conditions = new Set(['node', 'import', 'default']);
-  const pick = (t) => {
-    if (typeof t === 'string') return t;
-    if (t && typeof t === 'object' && !Array.isArray(t)) {
-      for (const [k, v] of Object.entries(t)) if (conditions.has(k)) { const r = pick(v); if (r) return r; }
-    }
-    return null;
-  };
-  const exp = pkg.exports;
-  const entry = exp === undefined ? pkg.main || 'index.js'
-    : pick(typeof exp === 'object' && Object.keys(exp).some((k) => k.startsWith('.')) ? exp['.'] : exp);
-  return path.resolve(dir, entry);
-}
-
-const samplerPromise = import(pathToFileURL(packageEntry()).href).then((m) => m.createSampler());
+const samplerPromise = importPackage().then((m) => m.createSampler());
 samplerPromise.catch(() => {});
 
 // ---------------------------------------------------------------- seeded PRNG

@@ -5,14 +5,10 @@
 // bit-exact, int64 values beyond 2^53 included.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
+import { importPackage } from './package.mjs';
 import { referenceResize, referenceGridSample } from './reference.mjs';
 
-const entry = process.env.OSW_PACKAGE
-  ? pathToFileURL(join(process.env.OSW_PACKAGE, 'dist', 'index.mjs')).href
-  : pathToFileURL(fileURLToPath(new URL('../../dist/index.mjs', import.meta.url))).href;
-const { createSampler, TENSOR_TYPES } = await import(entry);
+const { createSampler, TENSOR_TYPES } = await importPackage();
 const s = await createSampler();
 
 // A small seeded PRNG (mulberry32).

@@ -2,13 +2,9 @@
 // public API of the installed package.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
+import { importPackage } from './package.mjs';
 
-const entry = process.env.OSW_PACKAGE
-  ? pathToFileURL(join(process.env.OSW_PACKAGE, 'dist', 'index.mjs')).href
-  : pathToFileURL(join(fileURLToPath(new URL('../../dist/index.mjs', import.meta.url)))).href;
-const { createSampler } = await import(entry);
+const { createSampler } = await importPackage();
 const sampler = await createSampler();
 
 const X = { type: 'float32', dims: [1, 1, 2, 2], data: new Float32Array([1, 2, 3, 4]) };
