@@ -157,6 +157,16 @@ struct ElemTraits<I, typename std::enable_if<std::is_integral<I>::value>::type> 
   static inline I store(Compute v) { return saturate_round<I>(v); }
 };
 
+// Integer outputs under the compat option (SEMANTICS.md row 7): 0 rounds half to even
+// (ONNX), 1 truncates toward zero (ONNX Runtime), 2 rounds half up (PyTorch); all
+// saturate, NaN gives 0. Used by Resize and GridSample alike.
+template <typename I>
+inline I round_integer_output(int mode, double v) {
+  if (mode == 1) return saturate_round<I>(std::trunc(v));
+  if (mode == 2) return saturate_round<I>(std::floor(v + 0.5));
+  return saturate_round<I>(v);
+}
+
 // Calls fn(T{}) with the storage type of t; an unknown type is a TypeError naming `what`.
 template <typename Fn>
 Status dispatch_dtype(DType t, const char* what, Fn&& fn) {

@@ -307,7 +307,7 @@ void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Comp
         }
         const double v = static_cast<double>(gather_dot(x, off + j * stride, w + j * stride,
                                                         static_cast<int64_t>(count[j])));
-        y[j] = saturate_round<T>(rounding == 1 ? std::trunc(v) : std::floor(v + 0.5));
+        y[j] = round_integer_output<T>(rounding, v);
       }
       return;
     }

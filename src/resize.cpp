@@ -376,19 +376,6 @@ Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
   return stream_last_two<F, Tout, F>(plan, buf[(plain - 1) % 2], y, cur, h, v);
 }
 
-// Row 7 under compat: ONNX Runtime truncates toward zero, PyTorch rounds half up; both
-// saturate here (and NaN gives 0).
-template <typename T, typename F>
-T compat_round(Compat c, F v) {
-  if constexpr (std::is_integral<T>::value) {
-    const double d = static_cast<double>(v);
-    const double r = c == Compat::OnnxRuntime ? std::trunc(d) : std::floor(d + 0.5);
-    return saturate_round<T>(r);
-  } else {
-    return narrow<T>(v);
-  }
-}
-
 // Row 16 under compat 'onnxruntime': extrapolation_value converted as ONNX Runtime's
 // static_cast<T>(float) does in wasm: 32- and 64-bit integers truncate and saturate; 8- and
 // 16-bit signed types keep the low bits of the saturated int32, unsigned ones the low bits
@@ -428,7 +415,10 @@ Status execute_typed(const ResizePlan& plan, const TensorView& x, TensorView* y)
     Buffer<F> tmp;
     if (!tmp.allocate(n)) return out_of_memory("compat rounding", n * int64_t(sizeof(F)));
     OSW_RETURN_IF_ERROR((interpolate<T, F>(plan, xs, tmp.data())));
-    for (int64_t i = 0; i < n; ++i) ys[i] = compat_round<T>(plan.attrs.compat, tmp[i]);
+    if constexpr (std::is_integral<T>::value) {
+      const int mode = static_cast<int>(plan.attrs.compat);
+      for (int64_t i = 0; i < n; ++i) ys[i] = round_integer_output<T>(mode, static_cast<double>(tmp[i]));
+    }
   } else {
     OSW_RETURN_IF_ERROR(interpolate<T>(plan, xs, ys));
   }
