@@ -32,7 +32,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const buildDir = join(root, 'build-native');
+const buildDir = process.env.OSW_NATIVE_BUILD_DIR || join(root, 'build-native');  // another dir for a parallel job
 const corpusDir = join(root, 'tests', 'fuzz', 'corpus');
 const args = process.argv.slice(2);
 
