@@ -18,6 +18,7 @@
 #include <string>
 
 #include "gridsample.h"
+#include "resize_kernels.h"
 #include "resize.h"
 
 using namespace osw;
@@ -202,6 +203,7 @@ void set_allocation_limit(double bytes) {
 void release_caches() {
   delete g_plan;
   g_plan = nullptr;
+  release_kernel_scratch();
   g_plan_valid = false;
   std::string().swap(g_error);
 }

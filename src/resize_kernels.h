@@ -188,11 +188,16 @@ void resize_pass_simd(const Tin* x, Tout* y, int64_t outer, int64_t inner,
 // bytes' vector, then from the second's; a shuffle index past 15 yields 0, so OR merges
 // them). Zero-weight taps are masked out and the sum starts from -0.0, the additive
 // identity, so each output equals the scalar loop's bit for bit, NaN locality and -0.0
-// included. Blocks without the form, and the last out % 4 outputs, run the scalar loop.
-inline void resize_pass_inner_simd(const float* x, float* y, int64_t outer,
-                                   const AxisPlan& plan) {
+// included. Dense blocks (every output uses all K taps, starting within 4 inputs of the
+// base: upsampling and mild downsampling away from the edges) take a shorter path: tap k
+// of the 4 lanes is one 4-input load at base + k shuffled by the tap-0 mask, and the sum
+// starts from tap 0's product, as the scalar loop does. Blocks without the form, and the
+// last out % 4 outputs, run the scalar loop. KC is K when known at compile time, else 0.
+template <int KC>
+inline void resize_pass_inner_simd_k(const float* x, float* y, int64_t outer,
+                                     const AxisPlan& plan) {
   const int64_t in = plan.in, out = plan.out;
-  const int K = plan.taps;
+  const int K = KC > 0 ? KC : plan.taps;
   const int32_t* count = plan.count.data();
   const int32_t* index = plan.index.data();
   const float* weights = plan.weight_f.data();
@@ -215,9 +220,18 @@ inline void resize_pass_inner_simd(const float* x, float* y, int64_t outer,
         for (int64_t o = 4 * b; o < 4 * b + 4; ++o) scalar_output(xp, yp, o);
         continue;
       }
-      const v128_t lo = wasm_v128_load(xp + base), hi = wasm_v128_load(xp + base + 4);
+      const float* xb = xp + base;
       v128_t m = wasm_v128_load(plan.blk_mask.data() + b * 16);
       const float* w = plan.blk_w.data() + b * K * 4;
+      if (plan.blk_dense[b]) {
+        v128_t acc = wasm_f32x4_mul(wasm_v128_load(w), wasm_i8x16_swizzle(wasm_v128_load(xb), m));
+        for (int k = 1; k < K; ++k)
+          acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_v128_load(w + 4 * k),
+                                                   wasm_i8x16_swizzle(wasm_v128_load(xb + k), m)));
+        wasm_v128_store(yp + 4 * b, acc);
+        continue;
+      }
+      const v128_t lo = wasm_v128_load(xb), hi = wasm_v128_load(xb + 4);
       const uint32_t* nz = plan.blk_nz.data() + b * K * 4;
       v128_t acc = neg_zero;
       for (int k = 0; k < K; ++k) {
@@ -233,6 +247,97 @@ inline void resize_pass_inner_simd(const float* x, float* y, int64_t outer,
   }
 }
 
+inline void resize_pass_inner_simd(const float* x, float* y, int64_t outer,
+                                   const AxisPlan& plan) {
+  switch (plan.taps) {
+    case 2: resize_pass_inner_simd_k<2>(x, y, outer, plan); break;
+    case 4: resize_pass_inner_simd_k<4>(x, y, outer, plan); break;
+    default: resize_pass_inner_simd_k<0>(x, y, outer, plan); break;
+  }
+}
+
+// 4x4 transpose: rows a, b, c, d in, columns out (a[j], b[j], c[j], d[j]) in r[j].
+inline void transpose4(v128_t a, v128_t b, v128_t c, v128_t d, v128_t r[4]) {
+  const v128_t t0 = wasm_i32x4_shuffle(a, b, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(a, b, 2, 6, 3, 7);
+  const v128_t t2 = wasm_i32x4_shuffle(c, d, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(c, d, 2, 6, 3, 7);
+  r[0] = wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5);
+  r[1] = wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7);
+  r[2] = wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5);
+  r[3] = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
+}
+
+// The strip of resize_pass_inner_rows4: kept between calls (the module is single-threaded),
+// freed by release_kernel_scratch().
+inline Buffer<float>& inner_rows4_strip() {
+  static Buffer<float> strip;
+  return strip;
+}
+inline void release_kernel_scratch() { inner_rows4_strip() = Buffer<float>(); }
+
+// The innermost axis (inner == 1) in float, 4 rows at a time: the 4 rows are transposed
+// into a strip of in vectors (lane j = row j), so that every tap of every output is one
+// vector load whatever the plan's indices (clamped edges, wide antialias windows,
+// downsampling), and the weight is the same in all lanes. Each lane computes exactly the
+// scalar loop's sum (same taps, same order, starting from tap 0's product), so the result
+// equals it bit for bit. The outputs are transposed back 4 at a time. The last outer % 4
+// rows run the scalar loop. Returns false (nothing written) when the strip cannot be
+// allocated; the caller then runs another kernel.
+inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer,
+                                    const AxisPlan& plan) {
+  const int64_t in = plan.in, out = plan.out;
+  const int K = plan.taps;
+  Buffer<float>& strip = inner_rows4_strip();
+  if (strip.size() < in * 4 && !strip.allocate(in * 4)) return false;
+  float* t = strip.data();
+  const int32_t* count = plan.count.data();
+  const int32_t* index = plan.index.data();
+  const float* weights = plan.weight_f.data();
+  int64_t p = 0;
+  for (; p + 4 <= outer; p += 4) {
+    const float* r0 = x + p * in;
+    const float *r1 = r0 + in, *r2 = r1 + in, *r3 = r2 + in;
+    int64_t c = 0;
+    for (; c + 4 <= in; c += 4) {
+      v128_t col[4];
+      transpose4(wasm_v128_load(r0 + c), wasm_v128_load(r1 + c), wasm_v128_load(r2 + c),
+                 wasm_v128_load(r3 + c), col);
+      for (int j = 0; j < 4; ++j) wasm_v128_store(t + 4 * (c + j), col[j]);
+    }
+    for (; c < in; ++c) wasm_v128_store(t + 4 * c, wasm_f32x4_make(r0[c], r1[c], r2[c], r3[c]));
+    float* y0 = y + p * out;
+    float *y1 = y0 + out, *y2 = y1 + out, *y3 = y2 + out;
+    auto output = [&](int64_t o) {
+      const int n = count[o];
+      const int32_t* idx = index + o * K;
+      const float* w = weights + o * K;
+      if (n == 0) return wasm_f32x4_splat(0.0f);
+      v128_t acc = wasm_f32x4_mul(wasm_v128_load32_splat(w), wasm_v128_load(t + 4 * idx[0]));
+      for (int k = 1; k < n; ++k)
+        acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_v128_load32_splat(w + k),
+                                                 wasm_v128_load(t + 4 * idx[k])));
+      return acc;
+    };
+    int64_t o = 0;
+    for (; o + 4 <= out; o += 4) {
+      v128_t row[4];
+      transpose4(output(o), output(o + 1), output(o + 2), output(o + 3), row);
+      wasm_v128_store(y0 + o, row[0]);
+      wasm_v128_store(y1 + o, row[1]);
+      wasm_v128_store(y2 + o, row[2]);
+      wasm_v128_store(y3 + o, row[3]);
+    }
+    for (; o < out; ++o) {
+      const v128_t v = output(o);
+      y0[o] = wasm_f32x4_extract_lane(v, 0);
+      y1[o] = wasm_f32x4_extract_lane(v, 1);
+      y2[o] = wasm_f32x4_extract_lane(v, 2);
+      y3[o] = wasm_f32x4_extract_lane(v, 3);
+    }
+  }
+  if (p < outer) resize_pass_scalar<float, float, float>(x + p * in, y + p * out, outer - p, 1, plan, weights);
+  return true;
+}
+
 // The pass the executor uses: SIMD where the types allow, scalar otherwise.
 template <typename Tin, typename Tout, typename F>
 inline void resize_pass(const Tin* x, Tout* y, int64_t outer, int64_t inner,
@@ -240,9 +345,15 @@ inline void resize_pass(const Tin* x, Tout* y, int64_t outer, int64_t inner,
 #if OSW_HAVE_SIMD
   if constexpr (std::is_same<Tin, float>::value && std::is_same<Tout, float>::value &&
                 std::is_same<F, float>::value) {
-    if (inner == 1 && plan.blocks > 0) {
-      resize_pass_inner_simd(x, y, outer, plan);
-      return;
+    if (inner == 1) {
+      // Several rows without the dense block form (antialias, downsampling, edges):
+      // transposed 4 rows at a time. A single row, or the dense form: shuffles.
+      const bool dense = plan.blocks > 0 && plan.blocks_dense * 4 >= plan.blocks * 3;
+      if (outer >= 4 && !dense && resize_pass_inner_rows4(x, y, outer, plan)) return;
+      if (plan.blocks > 0) {
+        resize_pass_inner_simd(x, y, outer, plan);
+        return;
+      }
     }
   }
   if constexpr (Lanes<Tin, F>::kOk && Lanes<Tout, F>::kOk) {

@@ -219,8 +219,10 @@ static Status build_simd_blocks(const AxisGeometry& g, int K, const Buffer<int64
                                 AxisPlan* p) {
   const int64_t blocks = g.out / 4;
   if (!p->blk_base.allocate(blocks) || !p->blk_mask.allocate(blocks * 16) ||
-      !p->blk_w.allocate(blocks * K * 4) || !p->blk_nz.allocate(blocks * K * 4))
-    return out_of_memory("a resize plan", blocks * (20 + 32 * K));
+      !p->blk_w.allocate(blocks * K * 4) || !p->blk_nz.allocate(blocks * K * 4) ||
+      !p->blk_dense.allocate(blocks))
+    return out_of_memory("a resize plan", blocks * (21 + 32 * K));
+  p->blocks_dense = 0;
   for (int64_t b = 0; b < blocks; ++b) {
     const int64_t o0 = 4 * b;
     const int64_t base = window[o0];
@@ -230,10 +232,14 @@ static Status build_simd_blocks(const AxisGeometry& g, int K, const Buffer<int64
       ok = f >= base && f - base + K <= 8 && !std::isnan(p->weight[(o0 + j) * K]);
     }
     p->blk_base[b] = ok ? static_cast<int32_t>(base) : -1;
+    p->blk_dense[b] = 0;
     if (!ok) continue;
+    // Dense: the loads at base + k (k < K) of 4 inputs stay within the 8 checked above.
+    bool dense = true;
     for (int j = 0; j < 4; ++j) {
       const int64_t o = o0 + j;
       const int d = static_cast<int>(window[o] - base);
+      dense = dense && d <= 3 && p->count[o] == K;
       for (int byte = 0; byte < 4; ++byte) p->blk_mask[b * 16 + j * 4 + byte] = uint8_t(4 * d + byte);
       // Spread the compacted taps back onto the window; absent positions weigh 0.
       for (int k = 0; k < K; ++k) {
@@ -246,6 +252,8 @@ static Status build_simd_blocks(const AxisGeometry& g, int K, const Buffer<int64
         p->blk_nz[(b * K + pos) * 4 + j] = 0xFFFFFFFFu;
       }
     }
+    p->blk_dense[b] = dense ? 1 : 0;
+    p->blocks_dense += dense ? 1 : 0;
   }
   p->blocks = blocks;
   return Status::Ok();

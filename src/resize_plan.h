@@ -76,6 +76,11 @@ struct AxisPlan {
   Buffer<uint8_t> blk_mask; // [blocks * 16]: byte indices of tap 0 for lanes 0..3
   Buffer<float> blk_w;      // [blocks * K * 4]: weights, tap-major
   Buffer<uint32_t> blk_nz;  // [blocks * K * 4]: all ones where the weight is not 0
+  // [blocks]: 1 where the block is "dense": every output uses all K taps (none dropped)
+  // and starts within 4 inputs of base, so tap k of all 4 lanes comes from one 4-input
+  // load at base + k and the tap-0 mask: one load, one shuffle, no masking per tap.
+  Buffer<uint8_t> blk_dense;
+  int64_t blocks_dense = 0;  // how many blocks are dense
 };
 
 Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* plan);

@@ -475,6 +475,63 @@ TEST_CASE("resize kernel: innermost-axis SIMD pass equals the scalar pass bit fo
   CHECK(blocks_seen > 1000);  // the SIMD form was really exercised
 }
 
+TEST_CASE("resize kernel: dense innermost blocks equal the scalar pass bit for bit") {
+  // Upsampling and mild downsampling, linear and cubic: mostly dense blocks.
+  Rng r(61);
+  int64_t dense_seen = 0;
+  for (int c = 0; c < 300; ++c) {
+    ResizeAttrs at;
+    at.mode = r.coin() ? ResizeMode::Linear : ResizeMode::Cubic;
+    at.coord = static_cast<CoordMode>(r.range(0, 4));
+    at.cubic_a = r.pick({-0.75, -0.5});
+    const int64_t in = r.range(8, 70);
+    AxisGeometry g = r.coin() ? axis_sizes(in, r.range(in - in / 4, 3 * in))
+                              : axis_scale(in, float(r.pick({1.0, 1.25, 2.0, 3.0, 0.8, 4.0})));
+    AxisPlan p;
+    REQUIRE(build_axis_plan(at, g, &p).ok());
+    if (p.blocks == 0) continue;
+    dense_seen += p.blocks_dense;
+    const int64_t outer = r.range(1, 3);
+    std::vector<float> x(static_cast<size_t>(outer * g.in));
+    for (float& v : x) v = float(r.real(-100, 100));
+    for (int s = 0; s < 3; ++s) x[size_t(r.range(0, int64_t(x.size()) - 1))] = r.pick({float(NAN), float(INFINITY), -0.0f, 0.0f});
+    std::vector<float> ys(static_cast<size_t>(outer * g.out)), yv(ys.size());
+    resize_pass_scalar<float, float, float>(x.data(), ys.data(), outer, 1, p, p.weight_f.data());
+    resize_pass_inner_simd(x.data(), yv.data(), outer, p);
+    INFO("case " << c << " in " << g.in << " out " << g.out);
+    for (size_t i = 0; i < ys.size(); ++i) REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
+  }
+  CHECK(dense_seen > 2000);
+}
+
+TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar pass bit for bit") {
+  Rng r(62);
+  for (int c = 0; c < 400; ++c) {
+    ResizeAttrs at = random_attrs(r);
+    if (at.mode == ResizeMode::Nearest) at.mode = r.coin() ? ResizeMode::Linear : ResizeMode::Cubic;
+    AxisGeometry g = r.coin() ? axis_sizes(r.range(1, 40), r.range(1, 90))
+                              : axis_scale(r.range(1, 40), float(r.pick({1.0, 1.5, 2.0, 0.3, 0.9, 0.25})));
+    g.roi_start = r.real(-0.1, 0.3);
+    g.roi_end = r.real(0.7, 1.1);
+    if (r.range(0, 9) == 0) std::swap(g.roi_start, g.roi_end);  // a flipped crop box
+    AxisPlan p;
+    REQUIRE(build_axis_plan(at, g, &p).ok());
+    const int64_t outer = r.range(1, 11);
+    std::vector<float> x(static_cast<size_t>(outer * g.in));
+    for (float& v : x) v = float(r.real(-100, 100));
+    for (int s = 0; s < 3; ++s) x[size_t(r.range(0, int64_t(x.size()) - 1))] = r.pick({float(NAN), float(INFINITY), -0.0f, 0.0f});
+    std::vector<float> ys(static_cast<size_t>(outer * g.out)), yv(ys.size());
+    resize_pass_scalar<float, float, float>(x.data(), ys.data(), outer, 1, p, p.weight_f.data());
+    REQUIRE(resize_pass_inner_rows4(x.data(), yv.data(), outer, p));
+    INFO("case " << c << " in " << g.in << " out " << g.out << " outer " << outer);
+    for (size_t i = 0; i < ys.size(); ++i) {
+      if (p.outside[i % size_t(g.out)]) continue;  // filled later
+      REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
+    }
+  }
+  release_kernel_scratch();
+}
+
 TEST_CASE("resize kernel: SIMD pass equals the scalar pass bit for bit") {
   simd_matches_scalar<float>(4);
   simd_matches_scalar<double>(5);
