@@ -41,9 +41,40 @@ function copyIfChanged(from, to) {
   copyFileSync(from, to);
 }
 
-for (const f of ['osw-node.cjs', 'osw-node.wasm', 'osw-web.mjs', 'osw-web.wasm']) {
+for (const f of ['osw-node.cjs', 'osw-node.wasm', 'osw-web.wasm']) {
   copyIfChanged(join(build, f), join(dist, f));
 }
+
+// terser (a devDependency) minifies what a browser downloads: the Emscripten loader here,
+// browser.mjs below. Each is redone only when its source changed.
+async function minifyModule(name, source, sourceMap, preamble) {
+  let minify;
+  try {
+    ({ minify } = await import('terser'));
+  } catch {
+    throw new Error('build: the devDependency terser is missing; run `npm ci` (npm test and npm run build do it)');
+  }
+  return minify({ [name]: source }, {
+    module: true,
+    compress: { passes: 2 },
+    mangle: true,
+    keep_classnames: true,
+    format: preamble ? { comments: false, preamble } : { comments: false },
+    sourceMap,
+  });
+}
+async function minifyIfChanged(source, name, stamp, write) {
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === source) return;
+  await write(source);
+  writeFileSync(stamp, source);
+}
+
+// The web loader of Emscripten: closure-free output of emcc, minified here.
+await minifyIfChanged(readFileSync(join(build, 'osw-web.mjs'), 'utf8'), 'osw-web.mjs',
+  join(build, 'osw-web.source.mjs'), async (source) => {
+    const out = await minifyModule('osw-web.mjs', source, false);
+    writeFileSync(join(dist, 'osw-web.mjs'), out.code + '\n');
+  });
 copyIfChanged(join(root, 'bindings', 'index.d.ts'), join(dist, 'index.d.ts'));
 copyIfChanged(join(root, 'bindings', 'image.d.ts'), join(dist, 'image.d.ts'));
 
@@ -81,7 +112,9 @@ export default cjs;
 
 // Browsers and workers: an ES module. The wasm URL is written as new URL(..., import.meta.url)
 // so that bundlers find and copy the file; options.wasmUrl or options.wasmBinary override it.
-writeIfChanged(join(dist, 'browser.mjs'), `${banner}import createOswModule from './osw-web.mjs';
+// This is the file a page downloads, so it is minified (terser, a devDependency), with a
+// source map beside it (browser.mjs.map, the readable source) for debugging.
+const browserSource = `import createOswModule from './osw-web.mjs';
 
 function loadModule(options) {
   if (options.wasmBinary) return createOswModule({ wasmBinary: options.wasmBinary });
@@ -94,6 +127,12 @@ const api = makeApi(loadModule);
 export const createSampler = api.createSampler;
 export const TENSOR_TYPES = api.TENSOR_TYPES;
 export default { createSampler, TENSOR_TYPES };
-`);
+`;
+await minifyIfChanged(browserSource, 'browser.mjs', join(build, 'browser.source.mjs'), async (source) => {
+  const out = await minifyModule('browser.source.mjs', source,
+    { filename: 'browser.mjs', url: 'browser.mjs.map', includeSources: true }, banner.trim());
+  writeFileSync(join(dist, 'browser.mjs'), out.code + '\n');
+  writeFileSync(join(dist, 'browser.mjs.map'), out.map);
+});
 
 console.log('build: dist/ is up to date');
