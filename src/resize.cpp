@@ -1,7 +1,7 @@
 // resize.cpp: plans a Resize and runs it.
 //
-// Nearest mode is a pure gather of precomputed offsets (any type, bit-exact copies, with
-// contiguous runs copied whole). Linear and cubic run one separable pass per resampled
+// Nearest mode is a pure gather of precomputed offsets (any type, bit-exact copies; see
+// resize_nearest.cpp). Linear and cubic run one separable pass per resampled
 // axis, in the compute type of X (float for float32, double for float64), downsampling
 // axes first so that later passes touch fewer elements. Outputs outside a
 // tf_crop_and_resize box are filled with extrapolation_value at the end.
@@ -149,63 +149,6 @@ void fill_outside(const ResizePlan& plan, T value, T* y) {
       for (int64_t o = 0; o < ap.out; ++o)
         if (ap.outside[o]) std::fill_n(y + (p * ap.out + o) * inner, inner, value);
   }
-}
-
-// Nearest: y[o_0, ..., o_r] = x[i_0(o_0), ..., i_r(o_r)]. E is a same-sized unsigned
-// integer type: values are copied as bits.
-template <typename E>
-Status gather_nearest(const ResizePlan& plan, const E* x, E* y) {
-  const int rank = plan.rank;
-  int last = -1;  // the last axis that is not an identity
-  for (int a = 0; a < rank; ++a)
-    if (!plan.axis[a].identity) last = a;
-  int64_t block = 1;  // trailing identity axes: copied as contiguous blocks
-  for (int a = last + 1; a < rank; ++a) block *= plan.in_dims[a];
-  if (last < 0) {
-    std::memcpy(y, x, sizeof(E) * block);
-    return Status::Ok();
-  }
-  int64_t stride[kMaxRank];
-  int64_t s = block;
-  for (int a = last; a >= 0; --a) {
-    stride[a] = s;
-    s *= plan.in_dims[a];
-  }
-  // Per-axis input offsets of each output index, kept with the plan (element strides do
-  // not depend on the element type).
-  Buffer<int64_t>* offsets = plan.nearest_offsets;
-  if (!plan.nearest_ready) {
-    for (int a = 0; a <= last; ++a) {
-      const AxisPlan& ap = plan.axis[a];
-      if (!offsets[a].allocate(ap.out)) return out_of_memory("nearest offsets", ap.out * 8);
-      for (int64_t o = 0; o < ap.out; ++o)
-        offsets[a][o] = static_cast<int64_t>(ap.index[o * ap.taps]) * stride[a];
-    }
-    plan.nearest_ready = true;
-  }
-  int64_t outer = 1;
-  for (int a = 0; a < last; ++a) outer *= plan.out_dims[a];
-  const int64_t n_last = plan.out_dims[last];
-  const int64_t* off_last = offsets[last].data();
-  int64_t pos[kMaxRank] = {};
-  E* yp = y;
-  for (int64_t p = 0; p < outer; ++p) {
-    int64_t base = 0;
-    for (int a = 0; a < last; ++a) base += offsets[a][pos[a]];
-    const E* xb = x + base;
-    if (block == 1) {
-      for (int64_t o = 0; o < n_last; ++o) yp[o] = xb[off_last[o]];
-    } else {
-      for (int64_t o = 0; o < n_last; ++o)
-        std::memcpy(yp + o * block, xb + off_last[o], sizeof(E) * block);
-    }
-    yp += n_last * block;
-    for (int a = last - 1; a >= 0; --a) {  // odometer over the outer axes
-      if (++pos[a] < plan.out_dims[a]) break;
-      pos[a] = 0;
-    }
-  }
-  return Status::Ok();
 }
 
 // Linear / cubic: separable passes. T is the storage type, F the compute type.
@@ -399,14 +342,8 @@ Status execute_typed(const ResizePlan& plan, const TensorView& x, TensorView* y)
   const T* xs = static_cast<const T*>(x.data);
   T* ys = static_cast<T*>(y->data);
   if (plan.attrs.mode == ResizeMode::Nearest) {
-    Status st;
-    switch (sizeof(T)) {
-      case 1: st = gather_nearest(plan, reinterpret_cast<const uint8_t*>(xs), reinterpret_cast<uint8_t*>(ys)); break;
-      case 2: st = gather_nearest(plan, reinterpret_cast<const uint16_t*>(xs), reinterpret_cast<uint16_t*>(ys)); break;
-      case 4: st = gather_nearest(plan, reinterpret_cast<const uint32_t*>(xs), reinterpret_cast<uint32_t*>(ys)); break;
-      default: st = gather_nearest(plan, reinterpret_cast<const uint64_t*>(xs), reinterpret_cast<uint64_t*>(ys)); break;
-    }
-    OSW_RETURN_IF_ERROR(st);
+    // A bit copy whatever T is (resize_nearest.cpp).
+    OSW_RETURN_IF_ERROR(gather_nearest(plan, sizeof(T), xs, ys));
   } else if (std::is_integral<T>::value && plan.attrs.compat != Compat::Onnx) {
     // compat (row 7): interpolate into the compute type, then round as that runtime does.
     using F = typename ElemTraits<T>::Compute;

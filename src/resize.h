@@ -6,6 +6,7 @@
 #pragma once
 
 #include "common.h"
+#include "resize_nearest.h"
 #include "resize_params.h"
 #include "resize_plan.h"
 
@@ -22,10 +23,11 @@ struct ResizePlan {
   int n_passes = 0;
   int order[kMaxRank] = {};
   // Kept between executions of the same plan, so repeated calls do not allocate: the
-  // intermediate results of the passes, and the nearest gather's offsets.
+  // intermediate results of the passes, and the nearest gather's tables (resize_nearest.h;
+  // valid while nearest_ready, for nearest.elem_size).
   mutable Buffer<unsigned char> scratch[2];
   mutable Buffer<unsigned char> extra_scratch;
-  mutable Buffer<int64_t> nearest_offsets[kMaxRank];
+  mutable NearestCache nearest;
   mutable bool nearest_ready = false;
 };
 
