@@ -223,7 +223,7 @@ function makeApi(loadModule) {
     }
     get disposed() { return this._ptr === 0; }
     dispose() {
-      if (this._ptr) this._M.free(this._ptr);
+      if (this._ptr) this._M._osw_free(this._ptr);
       this._ptr = 0;
     }
   }
@@ -350,6 +350,15 @@ function makeApi(loadModule) {
       return this._blockView;
     }
 
+    // The core's allocation limit is this sampler's maxBytes. Samplers share the module,
+    // so the limit last sent is kept on it, and sent again only when it differs.
+    _sendLimit() {
+      const M = this._M;
+      if (M.oswLimitSent === this._maxBytes) return;
+      M._osw_set_allocation_limit(this._maxBytes);
+      M.oswLimitSent = this._maxBytes;
+    }
+
     _check(status) {
       if (status === 0) return;
       const msg = this._M.lastError();
@@ -360,7 +369,7 @@ function makeApi(loadModule) {
     _alloc(bytes, what) {
       if (!(bytes <= this._maxBytes))
         throw new RangeError(`${what}: needs ${bytes} bytes, more than the limit of ${this._maxBytes} bytes (createSampler({ maxBytes }))`);
-      const p = this._M.alloc(bytes) >>> 0;
+      const p = this._M._osw_alloc(bytes) >>> 0;
       if (p === 0) throw new RangeError(`out of memory: cannot allocate ${bytes} bytes for ${what}`);
       return p;
     }
@@ -374,7 +383,7 @@ function makeApi(loadModule) {
         new Uint8Array(this._M.HEAPU8.buffer, p, bytes).set(src);
       } catch (e) {
         // A buffer detached or resized after the checks: free, then report.
-        this._M.free(p);
+        this._M._osw_free(p);
         if (e instanceof TypeError || e instanceof RangeError) throw new TypeError(`${what}.data: cannot be read (${e.message})`);
         throw e;
       }
@@ -441,9 +450,9 @@ function makeApi(loadModule) {
         }
         return target.tensor;
       } finally {
-        if (xTemp) M.free(xp);
-        if (gTemp) M.free(gp);
-        if (yTemp) M.free(yp);
+        if (xTemp) M._osw_free(xp);
+        if (gTemp) M._osw_free(gp);
+        if (yTemp) M._osw_free(yp);
       }
     }
 
@@ -496,9 +505,9 @@ function makeApi(loadModule) {
       if (p.sizes) for (let i = 0; i < n; i++) b[S.SIZES + i] = p.sizes[i];
       b[S.HAS_ROI] = p.roi ? 1 : 0;
       if (p.roi) for (let i = 0; i < 2 * n; i++) b[S.ROI + i] = p.roi[i];
-      M.setAllocationLimit(this._maxBytes);
-      this._check(M.planResize());
-      return this._execute(x, null, target, (xp, gp, yp) => M.execResize(xp, yp));
+      this._sendLimit();
+      this._check(M._osw_plan_resize());
+      return this._execute(x, null, target, (xp, gp, yp) => M._osw_exec_resize(xp, yp));
     }
 
     _gridSample(x, grid, p, target) {
@@ -516,9 +525,9 @@ function makeApi(loadModule) {
       b[S.GRID_TYPE] = grid.info.code;
       b[S.GRID_RANK] = grid.dims.length;
       for (let i = 0; i < grid.dims.length; i++) b[S.GRID_DIMS + i] = grid.dims[i];
-      M.setAllocationLimit(this._maxBytes);
-      this._check(M.planGridSample());
-      return this._execute(x, grid, target, (xp, gp, yp) => M.execGridSample(xp, gp, yp));
+      this._sendLimit();
+      this._check(M._osw_plan_grid_sample());
+      return this._execute(x, grid, target, (xp, gp, yp) => M._osw_exec_grid_sample(xp, gp, yp));
     }
 
     // ------------------------------------------------------------ ONNX-node level
