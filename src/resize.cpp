@@ -151,40 +151,6 @@ void fill_outside(const ResizePlan& plan, T value, T* y) {
   }
 }
 
-// Linear / cubic: separable passes. T is the storage type, F the compute type.
-// y_row = sum_k w[k] * rows[k] over len elements, rows in F, the result stored as T.
-template <typename T, typename F>
-void blend_rows(const F* const* rows, const F* w, int n, T* out, int64_t len) {
-  if (n == 0) {
-    std::memset(static_cast<void*>(out), 0, sizeof(T) * len);  // outside: filled later
-    return;
-  }
-  int64_t j = 0;
-#if OSW_HAVE_SIMD
-  if constexpr (Lanes<T, F>::kOk) {
-    using VF = Vec<F>;
-    constexpr int L = VF::kLanes;
-    const typename VF::V w0 = VF::splat(w[0]);
-    if (n == 2) {
-      const typename VF::V w1 = VF::splat(w[1]);
-      for (; j + L <= len; j += L)
-        Lanes<T, F>::store(out + j, VF::madd(VF::mul(w0, VF::load(rows[0] + j)), w1, VF::load(rows[1] + j)));
-    } else {
-      for (; j + L <= len; j += L) {
-        typename VF::V acc = VF::mul(w0, VF::load(rows[0] + j));
-        for (int k = 1; k < n; ++k) acc = VF::madd(acc, VF::splat(w[k]), VF::load(rows[k] + j));
-        Lanes<T, F>::store(out + j, acc);
-      }
-    }
-  }
-#endif
-  for (; j < len; ++j) {
-    F acc = w[0] * rows[0][j];
-    for (int k = 1; k < n; ++k) acc += w[k] * rows[k][j];
-    out[j] = narrow<T>(acc);
-  }
-}
-
 template <typename F>
 const F* weights_of(const AxisPlan& ap) {
   if constexpr (std::is_same<F, float>::value) return ap.weight_f.data();
@@ -212,10 +178,15 @@ Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64
   for (int a = h + 1; a < rank; ++a) inner_h *= cur[a];
   const int K = pv.taps;
   const int64_t slots = K;  // taps of one output lie within K consecutive input rows
-  const int64_t bytes = slots * block_mid * int64_t(sizeof(F));
+  // An input row of a narrower type that the inner pass upsamples (reads each input
+  // several times) is widened once into one more row of F first.
+  constexpr bool kNarrow = !std::is_same<Tin, F>::value;
+  const bool widen_first = kNarrow && ph.out > ph.in;
+  const int64_t bytes = (slots * block_mid + (widen_first ? block_in : 0)) * int64_t(sizeof(F));
   if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes))
     return out_of_memory("resize row cache", bytes);
   F* cache = reinterpret_cast<F*>(plan.scratch[0].data());
+  F* wide = cache + slots * block_mid;
   int64_t tag[512];
   if (slots > 512) return Status::Range("resize: filter too wide to stream");
   const F* wh = weights_of<F>(ph);
@@ -233,12 +204,17 @@ Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64
         const int64_t slot = row % slots;
         F* dst = cache + slot * block_mid;
         if (tag[slot] != row) {
-          resize_pass<Tin, F, F>(sp + row * block_in, dst, outer_h, inner_h, ph, wh);
+          if (widen_first) {
+            widen_row<Tin, F>(sp + row * block_in, wide, block_in);
+            resize_pass<F, F, F>(wide, dst, outer_h, inner_h, ph, wh);
+          } else {
+            resize_pass<Tin, F, F>(sp + row * block_in, dst, outer_h, inner_h, ph, wh);
+          }
           tag[slot] = row;
         }
         rows[k] = dst;
       }
-      blend_rows<T, F>(rows, wv + o * K, n, yp + o * block_mid, block_mid);
+      blend_rows_into<T, F>(rows, wv + o * K, n, yp + o * block_mid, block_mid);
     }
   }
   return Status::Ok();

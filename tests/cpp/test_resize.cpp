@@ -548,7 +548,8 @@ void blend_matches_scalar(uint64_t seed) {
       rp[k] = rows[k].data();
       w[k] = float(r.pick({0.25, 0.75, 0.5, 1.0, -0.125, 1.125}));
     }
-    std::vector<T> got(static_cast<size_t>(len)), want(static_cast<size_t>(len));
+    // One spare element: data() is never null, even for len 0.
+    std::vector<T> got(static_cast<size_t>(len) + 1), want(static_cast<size_t>(len) + 1);
     blend_rows_into<T, float>(rp, w, n, got.data(), len);
     for (int64_t j = 0; j < len; ++j) {
       float acc = n > 0 ? w[0] * rp[0][j] : 0.0f;
