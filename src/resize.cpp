@@ -4,13 +4,16 @@
 // resize_nearest.cpp). Linear and cubic run one separable pass per resampled
 // axis, in the compute type of X (float for float32, double for float64), downsampling
 // axes first so that later passes touch fewer elements. Outputs outside a
-// tf_crop_and_resize box are filled with extrapolation_value at the end.
+// tf_crop_and_resize box are filled with extrapolation_value at the end. This file plans
+// and dispatches; the typed execution is in resize_exec.h (float32 and uint8 built for
+// speed in resize_exec_hot.cpp, the other types for size in resize_exec_cold.cpp).
 #include "resize.h"
 
 #include <algorithm>
 #include <cstring>
 
 #include "elem.h"
+#include "resize_exec.h"
 #include "resize_kernels.h"
 
 namespace osw {
@@ -133,214 +136,6 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
   return Status::Ok();
 }
 
-namespace {
-
-// Fills every output whose coordinate lies outside the crop box with value.
-template <typename T>
-void fill_outside(const ResizePlan& plan, T value, T* y) {
-  const int rank = plan.rank;
-  for (int a = 0; a < rank; ++a) {
-    const AxisPlan& ap = plan.axis[a];
-    if (!ap.any_outside) continue;
-    int64_t outer = 1, inner = 1;
-    for (int i = 0; i < a; ++i) outer *= plan.out_dims[i];
-    for (int i = a + 1; i < rank; ++i) inner *= plan.out_dims[i];
-    for (int64_t p = 0; p < outer; ++p)
-      for (int64_t o = 0; o < ap.out; ++o)
-        if (ap.outside[o]) std::fill_n(y + (p * ap.out + o) * inner, inner, value);
-  }
-}
-
-template <typename F>
-const F* weights_of(const AxisPlan& ap) {
-  if constexpr (std::is_same<F, float>::value) return ap.weight_f.data();
-  else return ap.weight.data();
-}
-
-// The last two passes, along axes v (outer) then h (inner, h > v), fused and streamed:
-// each output row of v (a block of everything after v) blends a few rows of h's result,
-// and those rows are computed on demand into a small cache, one input row at a time. The
-// intermediate tensor between the two passes never exists: scratch is K_v rows, and the
-// rows are still in cache when they are blended. Same arithmetic as the two passes.
-template <typename Tin, typename T, typename F>
-Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64_t* cur,
-                       int h, int v) {
-  const int rank = plan.rank;
-  const AxisPlan& ph = plan.axis[h];
-  const AxisPlan& pv = plan.axis[v];
-  int64_t outer_v = 1, block_in = 1, block_mid = 1, outer_h = 1, inner_h = 1;
-  for (int a = 0; a < v; ++a) outer_v *= cur[a];
-  for (int a = v + 1; a < rank; ++a) {
-    block_in *= cur[a];
-    block_mid *= a == h ? plan.out_dims[h] : cur[a];
-  }
-  for (int a = v + 1; a < h; ++a) outer_h *= cur[a];
-  for (int a = h + 1; a < rank; ++a) inner_h *= cur[a];
-  const int K = pv.taps;
-  const int64_t slots = K;  // taps of one output lie within K consecutive input rows
-  // An input row of a narrower type that the inner pass upsamples (reads each input
-  // several times) is widened once into one more row of F first.
-  constexpr bool kNarrow = !std::is_same<Tin, F>::value;
-  const bool widen_first = kNarrow && ph.out > ph.in;
-  const int64_t bytes = (slots * block_mid + (widen_first ? block_in : 0)) * int64_t(sizeof(F));
-  if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes))
-    return out_of_memory("resize row cache", bytes);
-  F* cache = reinterpret_cast<F*>(plan.scratch[0].data());
-  F* wide = cache + slots * block_mid;
-  int64_t tag[512];
-  if (slots > 512) return Status::Range("resize: filter too wide to stream");
-  const F* wh = weights_of<F>(ph);
-  const F* wv = weights_of<F>(pv);
-  const F* rows[512];
-  for (int64_t p = 0; p < outer_v; ++p) {
-    for (int64_t s = 0; s < slots; ++s) tag[s] = -1;
-    const Tin* sp = src + p * pv.in * block_in;
-    T* yp = y + p * pv.out * block_mid;
-    for (int64_t o = 0; o < pv.out; ++o) {
-      const int n = pv.count[o];
-      const int32_t* idx = pv.index.data() + o * K;
-      for (int k = 0; k < n; ++k) {
-        const int64_t row = idx[k];
-        const int64_t slot = row % slots;
-        F* dst = cache + slot * block_mid;
-        if (tag[slot] != row) {
-          if (widen_first) {
-            widen_row<Tin, F>(sp + row * block_in, wide, block_in);
-            resize_pass<F, F, F>(wide, dst, outer_h, inner_h, ph, wh);
-          } else {
-            resize_pass<Tin, F, F>(sp + row * block_in, dst, outer_h, inner_h, ph, wh);
-          }
-          tag[slot] = row;
-        }
-        rows[k] = dst;
-      }
-      blend_rows_into<T, F>(rows, wv + o * K, n, yp + o * block_mid, block_mid);
-    }
-  }
-  return Status::Ok();
-}
-
-// Linear / cubic: separable passes. T is the storage type, F the compute type. When the
-// last pass runs along an axis outside the one before it (the usual H-after-W of images),
-// those two are streamed (stream_last_two); the others write whole intermediate tensors.
-template <typename T, typename Tout = T>
-Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
-  using F = typename ElemTraits<T>::Compute;
-  const int rank = plan.rank;
-  const int np = plan.n_passes;
-  int64_t cur[kMaxRank];
-  for (int a = 0; a < rank; ++a) cur[a] = plan.in_dims[a];
-  if (np == 0) {
-    int64_t n = 1;
-    for (int a = 0; a < rank; ++a) n *= cur[a];
-    for (int64_t i = 0; i < n; ++i) y[i] = narrow<Tout>(widen<F>(x[i]));
-    return Status::Ok();
-  }
-  const bool fuse = np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
-                    plan.axis[plan.order[np - 1]].taps <= 512;
-  const int plain = fuse ? np - 2 : np;  // passes run on whole tensors
-  // Intermediate results of the plain passes (the last one's too when fusing), in F.
-  int64_t scratch = 0;
-  {
-    int64_t d[kMaxRank];
-    for (int a = 0; a < rank; ++a) d[a] = cur[a];
-    const int kept = fuse ? plain : np - 1;
-    for (int i = 0; i < kept; ++i) {
-      d[plan.order[i]] = plan.out_dims[plan.order[i]];
-      int64_t n = 1;
-      for (int a = 0; a < rank; ++a)
-        if (!checked_mul(n, d[a], &n)) return Status::Range("Y: intermediate too large");
-      scratch = std::max(scratch, n);
-    }
-  }
-  // Kept with the plan. Slot 0 is the streaming row cache when fusing, so whole
-  // intermediates then use slots 1 and, for a third, 0 is not needed: alternate 1 <-> 0
-  // only when not fusing.
-  const int64_t bytes = scratch * int64_t(sizeof(F));
-  F* buf[2] = {nullptr, nullptr};
-  const int first_slot = fuse ? 1 : 0;
-  const int n_bufs = fuse ? (plain > 0 ? 1 : 0) : std::min(2, np - 1);
-  for (int i = 0; i < n_bufs; ++i) {
-    Buffer<unsigned char>& b = plan.scratch[first_slot + i];
-    if (b.size() < bytes && !b.allocate(bytes)) return out_of_memory("resize scratch", bytes);
-    buf[i] = reinterpret_cast<F*>(b.data());
-  }
-  if (fuse && plain > 1) {
-    // More than one whole pass before the streamed pair: they alternate through a second
-    // buffer kept beside the row cache.
-    Buffer<unsigned char>& b = plan.extra_scratch;
-    if (b.size() < bytes && !b.allocate(bytes)) return out_of_memory("resize scratch", bytes);
-    buf[1] = reinterpret_cast<F*>(b.data());
-  }
-
-  for (int i = 0; i < plain; ++i) {
-    const int a = plan.order[i];
-    const AxisPlan& ap = plan.axis[a];
-    int64_t outer = 1, inner = 1;
-    for (int j = 0; j < a; ++j) outer *= cur[j];
-    for (int j = a + 1; j < rank; ++j) inner *= cur[j];
-    const F* w = weights_of<F>(ap);
-    const bool first = i == 0, final = !fuse && i + 1 == np;
-    F* dst = final ? nullptr : buf[i % 2];
-    const F* src = first ? nullptr : buf[(i + 1) % 2];
-    if (first && final) resize_pass<T, Tout, F>(x, y, outer, inner, ap, w);
-    else if (first) resize_pass<T, F, F>(x, dst, outer, inner, ap, w);
-    else if (final) resize_pass<F, Tout, F>(src, y, outer, inner, ap, w);
-    else resize_pass<F, F, F>(src, dst, outer, inner, ap, w);
-    cur[a] = plan.out_dims[a];
-  }
-  if (!fuse) return Status::Ok();
-  const int h = plan.order[np - 2], v = plan.order[np - 1];
-  if (plain == 0) return stream_last_two<T, Tout, F>(plan, x, y, cur, h, v);
-  return stream_last_two<F, Tout, F>(plan, buf[(plain - 1) % 2], y, cur, h, v);
-}
-
-// Row 16 under compat 'onnxruntime': extrapolation_value converted as ONNX Runtime's
-// static_cast<T>(float) does in wasm: 32- and 64-bit integers truncate and saturate; 8- and
-// 16-bit signed types keep the low bits of the saturated int32, unsigned ones the low bits
-// of the saturated uint32 (negative and NaN give 0).
-template <typename T>
-T compat_extrapolation(const ResizeAttrs& at) {
-  const double v = at.extrapolation_value;
-  if constexpr (std::is_integral<T>::value) {
-    if (at.compat == Compat::OnnxRuntime) {
-      const double t = std::trunc(static_cast<double>(static_cast<float>(v)));
-      if (sizeof(T) >= 4) return saturate_round<T>(t);
-      if (std::is_signed<T>::value) return static_cast<T>(saturate_round<int32_t>(t));
-      return static_cast<T>(saturate_round<uint32_t>(t));
-    }
-  }
-  return narrow<T>(v);
-}
-
-template <typename T>
-Status execute_typed(const ResizePlan& plan, const TensorView& x, TensorView* y) {
-  const T* xs = static_cast<const T*>(x.data);
-  T* ys = static_cast<T*>(y->data);
-  if (plan.attrs.mode == ResizeMode::Nearest) {
-    // A bit copy whatever T is (resize_nearest.cpp).
-    OSW_RETURN_IF_ERROR(gather_nearest(plan, sizeof(T), xs, ys));
-  } else if (std::is_integral<T>::value && plan.attrs.compat != Compat::Onnx) {
-    // compat (row 7): interpolate into the compute type, then round as that runtime does.
-    using F = typename ElemTraits<T>::Compute;
-    int64_t n = 1;
-    for (int a = 0; a < plan.rank; ++a) n *= plan.out_dims[a];
-    Buffer<F> tmp;
-    if (!tmp.allocate(n)) return out_of_memory("compat rounding", n * int64_t(sizeof(F)));
-    OSW_RETURN_IF_ERROR((interpolate<T, F>(plan, xs, tmp.data())));
-    if constexpr (std::is_integral<T>::value) {
-      const int mode = static_cast<int>(plan.attrs.compat);
-      for (int64_t i = 0; i < n; ++i) ys[i] = round_integer_output<T>(mode, static_cast<double>(tmp[i]));
-    }
-  } else {
-    OSW_RETURN_IF_ERROR(interpolate<T>(plan, xs, ys));
-  }
-  fill_outside<T>(plan, compat_extrapolation<T>(plan.attrs), ys);
-  return Status::Ok();
-}
-
-}  // namespace
-
 Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y) {
   if (x.rank != plan.rank || y->rank != plan.rank)
     return Status::Range("X: rank does not match the plan");
@@ -350,9 +145,8 @@ Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y
   }
   if (y->type != x.type) return Status::Type("Y: type must equal X's type");
   if (y->elements() == 0) return Status::Ok();
-  return dispatch_dtype(x.type, "X", [&](auto tag) {
-    return execute_typed<decltype(tag)>(plan, x, y);
-  });
+  if (x.type == DType::Float32 || x.type == DType::UInt8) return resize_execute_hot(plan, x, y);
+  return resize_execute_cold(plan, x, y);
 }
 
 Status resize(const ResizeAttrs& attrs, const ResizeInputs& inputs, const TensorView& x,
