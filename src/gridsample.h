@@ -4,7 +4,9 @@
 // opset 16's bilinear/bicubic names to Linear/Cubic and enforces opset 16's 4-D limit).
 // gridsample_output_shape() validates shapes; gridsample() computes, per output location,
 // the taps (flat input offsets and weights, padding resolved) once, and reuses them for
-// all C channels, whose loop only gathers, multiplies and adds.
+// all C channels, whose loop only gathers, multiplies and adds. Float32 X with 2 spatial
+// dims in linear or cubic mode has a faster path for the locations whose whole 2x2 / 4x4
+// footprint lies inside X (see gridsample.cpp).
 #pragma once
 
 #include "common.h"
@@ -77,10 +79,13 @@ void axis_taps(GridMode mode, PaddingMode padding, bool align_corners, int64_t L
 
 // gridsample() with its internal choices forced, so that tests can cover them on small
 // inputs: block = output locations planned at a time (0: automatic), wide_offsets = use
-// int64 input offsets even where int32 would do.
+// int64 input offsets even where int32 would do, generic = plan and compute every location
+// with the generic (any rank) planner and kernel, never the 2-D fast path of float32 X
+// (gridsample.cpp explains that path and the order in which it sums).
 struct Tuning {
   int64_t block = 0;
   bool wide_offsets = false;
+  bool generic = false;
 };
 Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x,
                         const TensorView& grid, TensorView* y, const Tuning& tuning);

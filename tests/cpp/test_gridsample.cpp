@@ -919,3 +919,239 @@ TEST_CASE("gridsample: a tap of weight 0 is not read; huge dims beside a 0 do no
   const osw::Status st = osw::gridsample_output_shape(H, G3, &Y3);
   CHECK(st.kind == osw::ErrorKind::RangeError);
 }
+
+// ---- the 2-D fast path of float32 X (linear and cubic) ---------------------------------
+
+namespace {
+
+// The fast path's rule for one axis, restated from gridsample.cpp: with the coordinate as
+// the mode pads it (linear: border clamps, reflection reflects; cubic: not at all), every
+// tap of the mode lies inside the axis and has a non-zero weight. Sets the first tap and
+// the weights (in double, as gs::axis_taps computes them).
+bool fast_axis(GridMode m, PaddingMode p, bool align, int64_t L, double g, int64_t* first,
+               double w[4]) {
+  double x = osw::gs::unnormalize(g, L, align);
+  const double last = static_cast<double>(L - 1);
+  if (m == GridMode::Linear) {
+    if (p == PaddingMode::Border && !std::isnan(x)) x = std::min(std::max(x, 0.0), last);
+    if (p == PaddingMode::Reflection) {
+      double lo, hi;
+      osw::gs::reflection_bounds(L, align, &lo, &hi);
+      x = osw::gs::reflect(x, lo, hi);
+    }
+    if (!(x >= 0.0 && x <= last)) return false;
+    const double x0 = std::floor(x);
+    if (x == x0 || x0 + 1.0 > last) return false;
+    *first = static_cast<int64_t>(x0);
+    w[0] = 1.0 - (x - x0);
+    w[1] = x - x0;
+    return true;
+  }
+  if (!std::isfinite(x)) return false;
+  const double x0 = std::floor(x);
+  if (x0 - 1.0 < 0.0 || x0 + 2.0 > last) return false;
+  osw::gs::cubic_weights(x - x0, w);
+  for (int k = 0; k < 4; ++k)
+    if (w[k] == 0.0) return false;
+  *first = static_cast<int64_t>(x0) - 1;
+  return true;
+}
+
+// The fast path's documented sum, one location, in float:
+//   linear: a[k] = p[0][k] + p[1][k];                         y = (a[0] + a[1]) + 0
+//   cubic:  a[k] = ((p[0][k] + p[1][k]) + p[2][k]) + p[3][k];  y = ((a[0] + a[2]) + (a[1] + a[3])) + 0
+// with p[i][k] = x[row i][column k] * float(wy[i] * wx[k]).
+float canonical_sum(int n, const float* x, int64_t W, const double* wy, const double* wx) {
+  float a[4];
+  for (int k = 0; k < n; ++k) {
+    float s = 0;
+    for (int i = 0; i < n; ++i) {
+      const float p = x[i * W + k] * static_cast<float>(wy[i] * wx[k]);
+      s = i == 0 ? p : s + p;
+    }
+    a[k] = s;
+  }
+  if (n == 2) return (a[0] + a[1]) + 0.0f;
+  return ((a[0] + a[2]) + (a[1] + a[3])) + 0.0f;
+}
+
+// Equal as float32 values, NaN equal to NaN, and +0 different from -0.
+bool same_value(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return a == b && std::signbit(a) == std::signbit(b);
+}
+
+// Grid values for the fast-path test: the general mix plus exact pixels, half pixels,
+// points just inside and outside the edges, and NaN / Inf.
+double fast_grid_value(Rng& rng, int64_t L, bool align) {
+  const int64_t kind = rng.range(0, 15);
+  if (kind == 0) {
+    const double specials[] = {NAN, INFINITY, -INFINITY};
+    return specials[rng.range(0, 2)];
+  }
+  if (kind == 1) return grid_for(static_cast<double>(rng.range(-1, L)), L, align);
+  if (kind == 2) return grid_for(static_cast<double>(rng.range(-1, L)) + 0.5, L, align);
+  if (kind == 3) {
+    const double edges[] = {0.0, 1.0, static_cast<double>(L - 2), static_cast<double>(L - 1),
+                            -0.5, static_cast<double>(L) - 0.5};
+    return grid_for(edges[rng.range(0, 5)] + rng.uniform(-1e-3, 1e-3), L, align);
+  }
+  if (kind <= 5) return random_grid_value(rng, L, align);
+  return grid_for(rng.uniform(-1.5, static_cast<double>(L) + 0.5), L, align);
+}
+
+}  // namespace
+
+TEST_CASE("gridsample: the 2-D float32 fast path sums in its documented order", "[gridsample]") {
+  Rng rng(11);
+  const int64_t sizes[] = {1, 2, 3, 5, 4, 7, 9};
+  int64_t fast_seen = 0, generic_seen = 0;
+  for (GridMode m : {GridMode::Linear, GridMode::Cubic}) {
+    for (PaddingMode p : kPads) {
+      for (int align = 0; align < 2; ++align) {
+        for (int rep = 0; rep < 6; ++rep) {
+          const GridSampleAttrs a = attrs_of(m, p, align != 0);
+          const int64_t N = rng.range(1, 2), C = rng.range(1, 3);
+          const int64_t H = sizes[rng.range(0, 6)], W = sizes[rng.range(0, 6)];
+          const int64_t Ho = rng.range(1, 9), Wo = rng.range(1, 11);
+          const Dims xd{N, C, H, W}, gd{N, Ho, Wo, 2};
+          Vals x(static_cast<size_t>(count_of(xd)));
+          // Finite values, then specials: NaN, +-Inf, -0 and +0 in some pixels, or (rep 5)
+          // -0 everywhere (a fast sum of -0 products is +0, as the generic sum is).
+          for (double& v : x) v = rng.uniform(-2, 2);
+          Vals xs = x;
+          const double specials[] = {NAN, INFINITY, -INFINITY, -0.0, 0.0};
+          for (double& v : xs) {
+            if (rep == 5) v = -0.0;
+            else if (rng.range(0, 5) == 0) v = specials[rng.range(0, 4)];
+          }
+          Vals g(static_cast<size_t>(count_of(gd)));
+          for (size_t i = 0; i < g.size(); ++i) g[i] = fast_grid_value(rng, i % 2 ? H : W, align != 0);
+          for (DType gt : kFloatTypes) {
+            const Vals gg = as_type(gt, g);
+            for (const Vals* xv : {&x, &xs}) {
+              const Vals xx = as_type(DType::Float32, *xv);
+              INFO(mode_name(m) << " " << pad_name(p) << " align " << align << " X "
+                                << dims_str(xd) << " grid " << osw::dtype_name(gt) << dims_str(gd)
+                                << (xv == &xs ? " with special pixels" : ""));
+              osw::gs::Tuning generic;
+              generic.generic = true;
+              const Result fast = run_gs(a, DType::Float32, xd, xx, gt, gd, gg);
+              const Result gen = run_gs(a, DType::Float32, xd, xx, gt, gd, gg, generic);
+              REQUIRE(fast.status.ok());
+              REQUIRE(gen.status.ok());
+              // Expected: the documented sum where the fast path applies, the generic
+              // path's result everywhere else.
+              for (int64_t n = 0; n < N; ++n) {
+                for (int64_t j = 0; j < Ho * Wo; ++j) {
+                  const double gx = gg[static_cast<size_t>((n * Ho * Wo + j) * 2)];
+                  const double gy = gg[static_cast<size_t>((n * Ho * Wo + j) * 2 + 1)];
+                  int64_t iy = 0, ix = 0;
+                  double wy[4], wx[4];
+                  const bool is_fast = fast_axis(m, p, align != 0, H, gy, &iy, wy) &&
+                                       fast_axis(m, p, align != 0, W, gx, &ix, wx);
+                  const int taps = m == GridMode::Linear ? 2 : 4;
+                  if (is_fast) {
+                    // The generic planner gives such a location exactly these taps.
+                    osw::gs::AxisTaps ty, tx;
+                    osw::gs::axis_taps(m, p, align != 0, H, osw::gs::unnormalize(gy, H, align != 0), &ty);
+                    osw::gs::axis_taps(m, p, align != 0, W, osw::gs::unnormalize(gx, W, align != 0), &tx);
+                    REQUIRE(ty.count == taps);
+                    REQUIRE(tx.count == taps);
+                    for (int k = 0; k < taps; ++k) {
+                      CHECK(ty.index[k] == iy + k);
+                      CHECK(tx.index[k] == ix + k);
+                      CHECK(ty.weight[k] == wy[k]);
+                      CHECK(tx.weight[k] == wx[k]);
+                    }
+                  }
+                  for (int64_t c = 0; c < C; ++c) {
+                    const size_t o = static_cast<size_t>((n * C + c) * Ho * Wo + j);
+                    double want = gen.y[o];
+                    if (is_fast) {
+                      std::vector<float> plane(static_cast<size_t>(H * W));
+                      for (int64_t i = 0; i < H * W; ++i)
+                        plane[static_cast<size_t>(i)] =
+                            static_cast<float>(xx[static_cast<size_t>((n * C + c) * H * W + i)]);
+                      want = canonical_sum(taps, plane.data() + iy * W + ix, W, wy, wx);
+                      ++fast_seen;
+                    } else {
+                      ++generic_seen;
+                    }
+                    INFO("location " << j << " of batch " << n << ", channel " << c << (is_fast ? " (fast)" : " (generic)")
+                                     << ": got " << fast.y[o] << " want " << want);
+                    REQUIRE(same_value(fast.y[o], want));
+#if defined(__wasm_simd128__)
+                    // Under wasm SIMD the generic kernel sums 4 and 16 taps in this order too.
+                    REQUIRE(same_value(fast.y[o], gen.y[o]));
+#endif
+                  }
+                }
+              }
+              // Blocks (tiles) of any size, and wide offsets, give the same bits.
+              for (int64_t block : {1, 2, 3, 5, 6, 7, 9, 13, 1000}) {
+                for (bool wide : {false, true}) {
+                  osw::gs::Tuning t;
+                  t.block = block;
+                  t.wide_offsets = wide;
+                  const Result r = run_gs(a, DType::Float32, xd, xx, gt, gd, gg, t);
+                  INFO("block " << block << " wide " << wide);
+                  REQUIRE(r.status.ok());
+                  int64_t bad = -1;
+                  for (size_t i = 0; i < r.y.size() && bad < 0; ++i)
+                    if (!same_value(r.y[i], fast.y[i])) bad = static_cast<int64_t>(i);
+                  CHECK(bad == -1);
+                }
+              }
+            }
+          }
+          // And against the slow reference, on finite pixels.
+          check_against_reference(a, Case{xd, gd, x, g});
+        }
+      }
+    }
+  }
+  CHECK(fast_seen > 1000);
+  CHECK(generic_seen > 1000);
+}
+
+TEST_CASE("gridsample: the fast path reads no tap of weight 0 and no pixel outside", "[gridsample]") {
+  // X 1x1x7x7 of 1s with Inf in row 4 and column 4. A location exactly on column 3 gives
+  // column 4 weight 0 (linear: taps 3, 4; cubic: taps 2..5 weigh 0, 1, 0, 0), so its
+  // output must stay finite; the same for row 3. Such locations are not the fast path's.
+  const int64_t S = 7;
+  Vals x(static_cast<size_t>(S * S), 1.0);
+  for (int64_t i = 0; i < S; ++i) {
+    x[static_cast<size_t>(4 * S + i)] = INFINITY;
+    x[static_cast<size_t>(i * S + 4)] = INFINITY;
+  }
+  for (GridMode m : {GridMode::Linear, GridMode::Cubic}) {
+    for (PaddingMode p : kPads) {
+      for (int align = 0; align < 2; ++align) {
+        INFO(mode_name(m) << " " << pad_name(p) << " align " << align);
+        // (x, y) pixel coordinates; rows and columns up to 3 only (cubic reads 0..3 for
+        // 1.25 and 1.5).
+        const double pts[][2] = {{3.0, 1.25}, {1.25, 3.0}, {3.0, 3.0}, {3.0, 1.5}};
+        Vals g;
+        for (const auto& pt : pts) {
+          g.push_back(grid_for(pt[0], S, align != 0));
+          g.push_back(grid_for(pt[1], S, align != 0));
+        }
+        const Dims gd{1, 1, 4, 2};
+        const Result r = run_gs(attrs_of(m, p, align != 0), DType::Float32, {1, 1, S, S}, x,
+                                DType::Float64, gd, g);
+        REQUIRE(r.status.ok());
+        for (double v : r.y) CHECK(std::isfinite(v));
+        CHECK(r.y[2] == 1.0);  // a whole pixel: a copy
+      }
+    }
+  }
+  // Zeros padding: a location whose footprint is partly outside reads no pixel outside
+  // (X 1x1x3x3 of 1s; the nearby outside would be 0 anyway, so check the exact sum).
+  const Vals ones(9, 1.0);
+  Vals g{grid_for(2.25, 3, false), grid_for(1.5, 3, false)};
+  const Result r = run_gs(attrs_of(GridMode::Linear, PaddingMode::Zeros, false), DType::Float32,
+                          {1, 1, 3, 3}, ones, DType::Float64, {1, 1, 1, 2}, g);
+  REQUIRE(r.status.ok());
+  CHECK(r.y[0] == Approx(0.75).margin(1e-6));  // column 3 (outside) weighs 0.25
+}
