@@ -1,0 +1,587 @@
+// gridsample_exec.h: the planner and kernels of GridSample (internal to the library).
+//
+// Templates over the storage type T, the grid type G and the offset type Off, included by
+// two translation units so that the build can optimise them differently:
+// gridsample.cpp instantiates float32 and uint8 for speed, gridsample_cold.cpp every other
+// type for size (CMakeLists.txt compiles it with -Os). Same results either way.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "elem.h"
+#include "gridsample.h"
+#include "simd.h"  // <wasm_simd128.h>, or SIMDe in native builds (OSW_HAVE_SIMD)
+
+namespace osw {
+namespace gs_exec {
+
+// Everything the plan and kernel need to know about the shapes.
+struct Geometry {
+  int r = 0;
+  int64_t n = 0, c = 0;
+  int64_t len[kMaxRank] = {};     // X's spatial lengths, outermost first
+  int64_t stride[kMaxRank] = {};  // elements between neighbours along each spatial axis
+  int64_t in_size = 0;            // elements of one (n, c) plane of X
+  int64_t out_size = 0;           // output locations per batch item
+  int64_t out_h = 1, out_w = 1;   // r = 2: the output's spatial lengths
+};
+
+// ---- kernel ----------------------------------------------------------------------------
+
+// sum_k w[k] * x[off[k]] for k < n, in the Compute type C.
+template <typename C, typename T, typename Off>
+inline C gather_dot_scalar(const T* x, const Off* off, const C* w, int64_t n) {
+  C s = C(0);
+  for (int64_t k = 0; k < n; ++k) s += w[k] * static_cast<C>(ElemTraits<T>::load(x[off[k]]));
+  return s;
+}
+
+#if defined(__wasm_simd128__)
+// wasm SIMD: one location's weights are contiguous, so they load as a vector; the values are
+// gathered lane by lane (wasm has no gather). Besides the wider multiply, the 4 (2) partial
+// sums break the dependency chain of the scalar loop's single accumulator.
+template <typename C, typename T, typename Off>
+inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
+  if constexpr (std::is_same<C, float>::value) {
+    if (n < 4) return gather_dot_scalar(x, off, w, n);  // nearest, or few taps
+    v128_t acc = wasm_f32x4_splat(0.0f);
+    int64_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+      const v128_t xv = wasm_f32x4_make(static_cast<float>(ElemTraits<T>::load(x[off[k]])),
+                                        static_cast<float>(ElemTraits<T>::load(x[off[k + 1]])),
+                                        static_cast<float>(ElemTraits<T>::load(x[off[k + 2]])),
+                                        static_cast<float>(ElemTraits<T>::load(x[off[k + 3]])));
+      acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_v128_load(w + k), xv));
+    }
+    // Horizontal sum: add the high half onto the low half, then lane 1 onto lane 0.
+    acc = wasm_f32x4_add(acc, wasm_i32x4_shuffle(acc, acc, 2, 3, 2, 3));
+    float s = wasm_f32x4_extract_lane(acc, 0) + wasm_f32x4_extract_lane(acc, 1);
+    for (; k < n; ++k) s += w[k] * static_cast<float>(ElemTraits<T>::load(x[off[k]]));
+    return s;
+  } else if constexpr (std::is_same<C, double>::value) {
+    if (n < 2) return gather_dot_scalar(x, off, w, n);
+    v128_t acc = wasm_f64x2_splat(0.0);
+    int64_t k = 0;
+    for (; k + 2 <= n; k += 2) {
+      const v128_t xv = wasm_f64x2_make(static_cast<double>(ElemTraits<T>::load(x[off[k]])),
+                                        static_cast<double>(ElemTraits<T>::load(x[off[k + 1]])));
+      acc = wasm_f64x2_add(acc, wasm_f64x2_mul(wasm_v128_load(w + k), xv));
+    }
+    double s = wasm_f64x2_extract_lane(acc, 0) + wasm_f64x2_extract_lane(acc, 1);
+    for (; k < n; ++k) s += w[k] * static_cast<double>(ElemTraits<T>::load(x[off[k]]));
+    return s;
+  } else {
+    return gather_dot_scalar(x, off, w, n);
+  }
+}
+#else
+template <typename C, typename T, typename Off>
+inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
+  return gather_dot_scalar(x, off, w, n);
+}
+#endif
+
+// One channel plane of one block: y[j] = dot(location j's taps, x). Location j's taps are
+// off/w[j * stride .. j * stride + count[j]).
+template <typename T, typename Off>
+void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Compute* w,
+                  const Off* count, int64_t stride, int64_t nb, T* y, int32_t rounding) {
+  if constexpr (std::is_integral<T>::value) {
+    if (rounding != 0) {
+      // compat: ONNX Runtime truncates, PyTorch rounds half up; both saturate.
+      for (int64_t j = 0; j < nb; ++j) {
+        if (count[j] == 1 && w[j * stride] == 1) {
+          y[j] = x[off[j * stride]];
+          continue;
+        }
+        const double v = static_cast<double>(gather_dot(x, off + j * stride, w + j * stride,
+                                                        static_cast<int64_t>(count[j])));
+        y[j] = round_integer_output<T>(rounding, v);
+      }
+      return;
+    }
+  }
+  using C = typename ElemTraits<T>::Compute;
+  for (int64_t j = 0; j < nb; ++j) {
+    // One tap of weight 1 (nearest, or a location exactly on a pixel) is a copy, bit-exact
+    // for every type (int64 beyond 2^53 included), with no round trip through C.
+    if (count[j] == 1 && w[j * stride] == C(1)) {
+      y[j] = x[off[j * stride]];
+      continue;
+    }
+    y[j] = ElemTraits<T>::store(gather_dot(x, off + j * stride, w + j * stride,
+                                           static_cast<int64_t>(count[j])));
+  }
+}
+
+// ---- plan ------------------------------------------------------------------------------
+
+// Taps of one output location from its grid vector gv (gv[0] is x, the innermost axis).
+// Writes count taps to off/w and returns count. A NaN coordinate gives one tap of weight NaN
+// at offset 0 (the caller guarantees in_size > 0), so the output is NaN for floating-point
+// X and, through saturate_round, 0 for integer X.
+template <typename G, typename C, typename Off>
+Off plan_location(const GridSampleAttrs& attrs, const Geometry& geo, const G* gv, Off* off,
+                  C* w, double* wd) {
+  const int r = geo.r;
+  for (int k = 0; k < r; ++k) {
+    if (std::isnan(static_cast<double>(gv[k]))) {
+      off[0] = 0;
+      w[0] = std::numeric_limits<C>::quiet_NaN();
+      return 1;
+    }
+  }
+  // Outer product over the axes, outermost first, so that the innermost axis varies
+  // fastest and offsets ascend. Expanded in place from the back: entry i of m becomes
+  // entries i*c .. i*c + c - 1, which never overwrite an entry still to be read.
+  int64_t m = 1;
+  off[0] = 0;
+  wd[0] = 1.0;
+  gs::AxisTaps t;
+  for (int a = 0; a < r; ++a) {
+    gs::axis_taps(attrs.mode, attrs.padding, attrs.align_corners, geo.len[a],
+                  gs::unnormalize(static_cast<double>(gv[r - 1 - a]), geo.len[a],
+                                  attrs.align_corners),
+                  &t);
+    const int c = t.count;
+    if (c == 0) return 0;  // zeros padding: every tap out of bounds
+    for (int64_t i = m - 1; i >= 0; --i) {
+      const Off base = off[i];
+      const double bw = wd[i];
+      for (int k = c - 1; k >= 0; --k) {
+        off[i * c + k] = static_cast<Off>(base + t.index[k] * geo.stride[a]);
+        wd[i * c + k] = bw * t.weight[k];
+      }
+    }
+    m *= c;
+  }
+  for (int64_t k = 0; k < m; ++k) w[k] = static_cast<C>(wd[k]);
+  return static_cast<Off>(m);
+}
+
+// X has a spatial dimension of length 0 (only reached with zeros padding): no pixel
+// exists, every output is 0, or NaN where the grid vector has a NaN.
+template <typename T, typename G>
+void fill_empty_input(const Geometry& geo, const G* grid, T* y) {
+  using C = typename ElemTraits<T>::Compute;
+  const int r = geo.r;
+  for (int64_t n = 0; n < geo.n; ++n) {
+    for (int64_t j = 0; j < geo.out_size; ++j) {
+      const G* gv = grid + (n * geo.out_size + j) * r;
+      bool nan = false;
+      for (int a = 0; a < r; ++a) nan = nan || std::isnan(static_cast<double>(gv[a]));
+      const T v = ElemTraits<T>::store(nan ? std::numeric_limits<C>::quiet_NaN() : C(0));
+      for (int64_t c = 0; c < geo.c; ++c) y[(n * geo.c + c) * geo.out_size + j] = v;
+    }
+  }
+}
+
+constexpr int64_t kMaxBlock = 256;          // output locations planned at a time
+constexpr int64_t kTableEntries = 16384;    // preferred cap on block * taps per location
+constexpr int64_t kFastBlock = 256;         // 2-D fast path: output locations per block (tile)
+constexpr int64_t kFastTileW = 32;          // 2-D fast path: most columns of a tile
+
+// ---- the 2-D fast path (float32 X; see the top of the file) ----------------------------
+
+// Linear taps of coordinate x on an axis of length L, when both are inside and of non-zero
+// weight: first = floor(x), w = {1 - t, t}. The same arithmetic as gs::axis_taps (border's
+// clamp and reflection's reflect leave such an x unchanged, so they are skipped, except that
+// reflection first reflects an x outside [lo, hi], as axis_taps does).
+inline bool fast_axis_linear(double x, double last, bool reflect, double lo, double hi,
+                             int64_t* first, double w[2]) {
+  if (reflect) x = gs::reflect(x, lo, hi);  // identity in [lo, hi]; NaN stays NaN
+  if (!(x > 0.0 && x < last)) return false;  // NaN and +-Inf too
+  const double x0 = std::floor(x);
+  const double t = x - x0;
+  if (t == 0.0) return false;  // tap floor(x) + 1 has weight 0: generic path
+  *first = static_cast<int64_t>(x0);
+  w[0] = 1.0 - t;
+  w[1] = t;
+  return true;
+}
+
+// Cubic taps floor(x) - 1 .. floor(x) + 2, when all are inside and of non-zero weight (the
+// coordinate itself is never padded in cubic mode, so padding plays no part).
+inline bool fast_axis_cubic(double x, double last, int64_t* first, double w[4]) {
+  if (!(x >= 1.0 && x < last - 1.0)) return false;  // NaN and +-Inf too
+  const double x0 = std::floor(x);
+  gs::cubic_weights(x - x0, w);
+  if (w[0] == 0.0 || w[1] == 0.0 || w[2] == 0.0 || w[3] == 0.0) return false;
+  *first = static_cast<int64_t>(x0) - 1;
+  return true;
+}
+
+// The fast plan of one block (a tile of the output): nf locations at positions idx[f]
+// (relative to the tile's first location) with top-left offsets off[f] and weights w. Linear weights are laid out for the vector kernel, per group of four
+// locations q = 0..3: 8 top-row weights (w00 w01 of q = 0, then q = 1, 2, 3), then 8
+// bottom-row weights; so location f's row i, column k is w[(f / 4) * 16 + i * 8 +
+// (f % 4) * 2 + k] = w[f * 4 - (f % 4) * 2 + i * 8 + k]. Cubic: 16 weights per location, row
+// by row. The arrays hold nf rounded up to a multiple of 4; the padding repeats the last
+// location.
+inline int64_t lin_w(int64_t f) { return (f / 4) * 16 + (f % 4) * 2; }
+
+template <typename Off>
+struct FastPlan {
+  int64_t* idx = nullptr;
+  Off* off = nullptr;
+  float* w = nullptr;
+  int64_t nf = 0;
+  // The other locations, for the generic kernel: location k is at position gen[k], its
+  // taps (plan_location) in slot k of the generic table.
+  int64_t* gen = nullptr;
+  int64_t ng = 0;
+};
+
+// Plans the tile of nh x nw output locations whose first location's grid vector is grid.
+template <typename G, typename Off>
+void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* grid, int64_t nh,
+                   int64_t nw, FastPlan<Off>* fp, Off* goff, float* gw, Off* gcount,
+                   int64_t max_taps, double* wd) {
+  const bool cubic = attrs.mode == GridMode::Cubic;
+  const bool refl = attrs.padding == PaddingMode::Reflection;
+  const int64_t H = geo.len[0], W = geo.len[1];
+  const double last_h = static_cast<double>(H - 1), last_w = static_cast<double>(W - 1);
+  double lo_h, hi_h, lo_w, hi_w;
+  gs::reflection_bounds(H, attrs.align_corners, &lo_h, &hi_h);
+  gs::reflection_bounds(W, attrs.align_corners, &lo_w, &hi_w);
+  int64_t nf = 0, ng = 0;
+  for (int64_t r = 0; r < nh; ++r) {
+    for (int64_t c = 0; c < nw; ++c) {
+      const int64_t j = r * geo.out_w + c;
+      const G* gv = grid + j * 2;  // gv[0] is x (along W), gv[1] is y (along H)
+      const double xw = gs::unnormalize(static_cast<double>(gv[0]), W, attrs.align_corners);
+      const double xh = gs::unnormalize(static_cast<double>(gv[1]), H, attrs.align_corners);
+      int64_t iy, ix;
+      double wy[4], wx[4];
+      bool fast;
+      if (cubic) {
+        fast = fast_axis_cubic(xh, last_h, &iy, wy) && fast_axis_cubic(xw, last_w, &ix, wx);
+      } else {
+        fast = fast_axis_linear(xh, last_h, refl, lo_h, hi_h, &iy, wy) &&
+               fast_axis_linear(xw, last_w, refl, lo_w, hi_w, &ix, wx);
+      }
+      if (!fast) {
+        gcount[ng] = plan_location<G, float, Off>(attrs, geo, gv, goff + ng * max_taps,
+                                                  gw + ng * max_taps, wd);
+        fp->gen[ng++] = j;
+        continue;
+      }
+      fp->idx[nf] = j;
+      fp->off[nf] = static_cast<Off>(iy * W + ix);
+      // plan_location's weights: the product over the axes, outermost first, in double.
+      if (cubic) {
+        float* w = fp->w + nf * 16;
+#if OSW_HAVE_SIMD
+        // The same double products and roundings to float, two at a time.
+        const v128_t x01 = wasm_f64x2_make(wx[0], wx[1]), x23 = wasm_f64x2_make(wx[2], wx[3]);
+        for (int i = 0; i < 4; ++i) {
+          const v128_t yi = wasm_f64x2_splat(wy[i]);
+          const v128_t lo = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(yi, x01));
+          const v128_t hi = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(yi, x23));
+          wasm_v128_store(w + i * 4, wasm_i32x4_shuffle(lo, hi, 0, 1, 4, 5));
+        }
+#else
+        for (int i = 0; i < 4; ++i)
+          for (int k = 0; k < 4; ++k) w[i * 4 + k] = static_cast<float>(wy[i] * wx[k]);
+#endif
+      } else {
+        float* w = fp->w + lin_w(nf);
+        w[0] = static_cast<float>(wy[0] * wx[0]);
+        w[1] = static_cast<float>(wy[0] * wx[1]);
+        w[8] = static_cast<float>(wy[1] * wx[0]);
+        w[9] = static_cast<float>(wy[1] * wx[1]);
+      }
+      ++nf;
+    }
+  }
+  // Pad the last group of four with copies of the last fast location.
+  for (int64_t f = nf; nf > 0 && f % 4 != 0; ++f) {
+    fp->idx[f] = fp->idx[nf - 1];
+    fp->off[f] = fp->off[nf - 1];
+    if (cubic) {
+      std::memcpy(fp->w + f * 16, fp->w + (nf - 1) * 16, 16 * sizeof(float));
+    } else {
+      float* d = fp->w + lin_w(f);
+      const float* s = fp->w + lin_w(nf - 1);
+      d[0] = s[0];
+      d[1] = s[1];
+      d[8] = s[8];
+      d[9] = s[9];
+    }
+  }
+  fp->nf = nf;
+  fp->ng = ng;
+}
+
+#if OSW_HAVE_SIMD
+// [x[a], x[a + 1], x[b], x[b + 1]]: two 64-bit loads.
+inline v128_t load_pairs(const float* a, const float* b) {
+  return wasm_v128_load64_lane(b, wasm_v128_load64_zero(a), 1);
+}
+
+// [a0 a1 b0 b1], [c0 c1 d0 d1] -> [a0 + a1, b0 + b1, c0 + c1, d0 + d1] + 0.
+inline v128_t pair_sums(v128_t ab, v128_t cd) {
+  const v128_t even = wasm_i32x4_shuffle(ab, cd, 0, 2, 4, 6);
+  const v128_t odd = wasm_i32x4_shuffle(ab, cd, 1, 3, 5, 7);
+  return wasm_f32x4_add(wasm_f32x4_add(even, odd), wasm_f32x4_splat(0.0f));
+}
+
+// Linear, fast locations f .. f + 3 (w = the group's 16 weights), one per lane.
+template <typename Off>
+inline v128_t fast_linear4(const float* x, const Off* off, const float* w, int64_t W) {
+  const float* p0 = x + off[0];
+  const float* p1 = x + off[1];
+  const float* p2 = x + off[2];
+  const float* p3 = x + off[3];
+  // Lanes [row 0 of locations 0 and 1], ...; a[k] = p[0][k] + p[1][k] per location.
+  const v128_t a01 = wasm_f32x4_add(wasm_f32x4_mul(load_pairs(p0, p1), wasm_v128_load(w)),
+                                    wasm_f32x4_mul(load_pairs(p0 + W, p1 + W), wasm_v128_load(w + 8)));
+  const v128_t a23 = wasm_f32x4_add(wasm_f32x4_mul(load_pairs(p2, p3), wasm_v128_load(w + 4)),
+                                    wasm_f32x4_mul(load_pairs(p2 + W, p3 + W), wasm_v128_load(w + 12)));
+  return pair_sums(a01, a23);
+}
+
+// Cubic, one location: the column sums a[k] = ((p[0][k] + p[1][k]) + p[2][k]) + p[3][k].
+inline v128_t cubic_columns(const float* p, const float* w, int64_t W) {
+  v128_t a = wasm_f32x4_mul(wasm_v128_load(p), wasm_v128_load(w));
+  a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_v128_load(p + W), wasm_v128_load(w + 4)));
+  a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_v128_load(p + 2 * W), wasm_v128_load(w + 8)));
+  a = wasm_f32x4_add(a, wasm_f32x4_mul(wasm_v128_load(p + 3 * W), wasm_v128_load(w + 12)));
+  return a;
+}
+
+// Cubic, fast locations f .. f + 3 (w = their 64 weights), one per lane.
+template <typename Off>
+inline v128_t fast_cubic4(const float* x, const Off* off, const float* w, int64_t W) {
+  const v128_t a = cubic_columns(x + off[0], w, W);
+  const v128_t b = cubic_columns(x + off[1], w + 16, W);
+  const v128_t c = cubic_columns(x + off[2], w + 32, W);
+  const v128_t d = cubic_columns(x + off[3], w + 48, W);
+  // [a0 + a2, a1 + a3, b0 + b2, b1 + b3], then the same for c and d.
+  const v128_t ab = wasm_f32x4_add(wasm_i32x4_shuffle(a, b, 0, 1, 4, 5),
+                                   wasm_i32x4_shuffle(a, b, 2, 3, 6, 7));
+  const v128_t cd = wasm_f32x4_add(wasm_i32x4_shuffle(c, d, 0, 1, 4, 5),
+                                   wasm_i32x4_shuffle(c, d, 2, 3, 6, 7));
+  return pair_sums(ab, cd);
+}
+
+// Stores lanes 0 .. n - 1 of v at y[idx[0]], ..., one vector store when they are adjacent.
+inline void store_lanes(float* y, const int64_t* idx, int64_t n, v128_t v) {
+  if (n == 4 && idx[3] - idx[0] == 3) {  // idx ascends, so the four are adjacent
+    wasm_v128_store(y + idx[0], v);
+    return;
+  }
+  y[idx[0]] = wasm_f32x4_extract_lane(v, 0);
+  if (n > 1) y[idx[1]] = wasm_f32x4_extract_lane(v, 1);
+  if (n > 2) y[idx[2]] = wasm_f32x4_extract_lane(v, 2);
+  if (n > 3) y[idx[3]] = wasm_f32x4_extract_lane(v, 3);
+}
+#else
+// The same sums, one location at a time (builds without SIMD).
+inline float fast_scalar_linear(const float* p, const float* w, int64_t W) {
+  const float a0 = p[0] * w[0] + p[W] * w[8];
+  const float a1 = p[1] * w[1] + p[W + 1] * w[9];
+  return (a0 + a1) + 0.0f;
+}
+
+inline float fast_scalar_cubic(const float* p, const float* w, int64_t W) {
+  float a[4];
+  for (int k = 0; k < 4; ++k) {
+    const float s01 = p[k] * w[k] + p[W + k] * w[4 + k];
+    const float s012 = s01 + p[2 * W + k] * w[8 + k];
+    a[k] = s012 + p[3 * W + k] * w[12 + k];
+  }
+  return ((a[0] + a[2]) + (a[1] + a[3])) + 0.0f;
+}
+#endif
+
+// One channel plane of one block: the fast locations.
+template <typename Off>
+void fast_block(bool cubic, const float* x, const FastPlan<Off>& fp, int64_t W, float* y) {
+  const int64_t nf = fp.nf;
+  const int64_t* idx = fp.idx;
+  const Off* off = fp.off;
+  const float* w = fp.w;
+#if OSW_HAVE_SIMD
+  if (cubic) {
+    for (int64_t f = 0; f < nf; f += 4)
+      store_lanes(y, idx + f, std::min<int64_t>(4, nf - f), fast_cubic4(x, off + f, w + f * 16, W));
+  } else {
+    for (int64_t f = 0; f < nf; f += 4)
+      store_lanes(y, idx + f, std::min<int64_t>(4, nf - f), fast_linear4(x, off + f, w + f * 4, W));
+  }
+#else
+  for (int64_t f = 0; f < nf; ++f) {
+    y[idx[f]] = cubic ? fast_scalar_cubic(x + off[f], w + f * 16, W)
+                      : fast_scalar_linear(x + off[f], w + lin_w(f), W);
+  }
+#endif
+}
+
+// One channel plane of one block: the generic locations, exactly as gather_block computes
+// them for float. Location k's taps are in slot k, its output at y[pos[k]].
+template <typename Off>
+void gather_list(const float* x, const Off* off, const float* w, const Off* count,
+                 int64_t stride, const int64_t* pos, int64_t n, float* y) {
+  for (int64_t k = 0; k < n; ++k) {
+    if (count[k] == 1 && w[k * stride] == 1.0f) {
+      y[pos[k]] = x[off[k * stride]];
+      continue;
+    }
+    y[pos[k]] = gather_dot(x, off + k * stride, w + k * stride, static_cast<int64_t>(count[k]));
+  }
+}
+
+template <typename G, typename Off>
+Status run_fast2d(const GridSampleAttrs& attrs, const Geometry& geo, const float* x,
+                  const G* grid, float* y, const gs::Tuning& tuning) {
+  const bool cubic = attrs.mode == GridMode::Cubic;
+  // Taps of a generic location: at most 2 (4) per axis, and at most L.
+  const int64_t mode_taps = cubic ? 4 : 2;
+  const int64_t max_taps = std::min(mode_taps, geo.len[0]) * std::min(mode_taps, geo.len[1]);
+  // Blocks are tiles of th x tw output locations, so that the pixels a block reads (for
+  // every channel in turn) stay few and close together, whatever direction the grid
+  // walks X in. th * tw <= the block size (out_h and out_w are >= 1 here).
+  const int64_t b = tuning.block > 0 ? tuning.block : kFastBlock;
+  const int64_t tw = std::min(std::min(geo.out_w, b), kFastTileW);
+  const int64_t th = std::max<int64_t>(1, std::min(geo.out_h, b / tw));
+  const int64_t block = th * tw;  // <= b, and <= out_size
+  // The fast arrays hold block rounded up to a multiple of 4 (the padded last group).
+  const int64_t block4 = (block + 3) / 4 * 4;
+  int64_t table = 0;
+  if (!checked_mul(block, max_taps, &table)) {
+    return Status::Range("GridSample: tap table size overflows int64");
+  }
+  Buffer<int64_t> idx, gen;
+  Buffer<Off> foff, goff, gcount;
+  Buffer<float> fw, gw;
+  Buffer<double> wd;
+  if (!idx.allocate(block4) || !gen.allocate(block))
+    return out_of_memory("GridSample location lists", (block4 + block) * 8);
+  if (!foff.allocate(block4) || !goff.allocate(table) || !gcount.allocate(block))
+    return out_of_memory("GridSample tap offsets", (block4 + table + block) * int64_t(sizeof(Off)));
+  if (!fw.allocate(block4 * 16) || !gw.allocate(table))
+    return out_of_memory("GridSample tap weights", (block4 * 16 + table) * 4);
+  if (!wd.allocate(max_taps)) return out_of_memory("GridSample scratch", max_taps * 8);
+  FastPlan<Off> fp;
+  fp.idx = idx.data();
+  fp.off = foff.data();
+  fp.w = fw.data();
+  fp.gen = gen.data();
+
+  const int64_t W = geo.len[1];
+  for (int64_t n = 0; n < geo.n; ++n) {
+    const G* grid_n = grid + n * geo.out_size * 2;
+    for (int64_t r0 = 0; r0 < geo.out_h; r0 += th) {
+      const int64_t nh = std::min(th, geo.out_h - r0);
+      for (int64_t c0 = 0; c0 < geo.out_w; c0 += tw) {
+        const int64_t nw = std::min(tw, geo.out_w - c0);
+        const int64_t first = r0 * geo.out_w + c0;
+        plan_block_2d<G, Off>(attrs, geo, grid_n + first * 2, nh, nw, &fp, goff.data(),
+                              gw.data(), gcount.data(), max_taps, wd.data());
+        for (int64_t c = 0; c < geo.c; ++c) {
+          const int64_t plane = n * geo.c + c;
+          const float* xc = x + plane * geo.in_size;
+          float* yb = y + plane * geo.out_size + first;
+          fast_block<Off>(cubic, xc, fp, W, yb);
+          gather_list<Off>(xc, goff.data(), gw.data(), gcount.data(), max_taps, fp.gen, fp.ng,
+                           yb);
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+template <typename T, typename G, typename Off>
+Status run(const GridSampleAttrs& attrs, const Geometry& geo, const T* x, const G* grid, T* y,
+           const gs::Tuning& tuning) {
+  using C = typename ElemTraits<T>::Compute;
+  if (geo.in_size == 0) {
+    fill_empty_input(geo, grid, y);
+    return Status::Ok();
+  }
+  if constexpr (std::is_same<T, float>::value) {
+    if (geo.r == 2 && attrs.mode != GridMode::Nearest && !tuning.generic) {
+      return run_fast2d<G, Off>(attrs, geo, x, grid, y, tuning);
+    }
+  }
+  // Most taps a location can have: per axis min(taps of the mode, L), since merged taps
+  // are distinct pixels. At most in_size, so it never overflows.
+  const int64_t mode_taps =
+      attrs.mode == GridMode::Nearest ? 1 : attrs.mode == GridMode::Linear ? 2 : 4;
+  int64_t max_taps = 1;
+  for (int a = 0; a < geo.r; ++a) max_taps *= std::min(mode_taps, geo.len[a]);
+
+  int64_t block = tuning.block > 0 ? tuning.block
+                                   : std::max<int64_t>(1, std::min(kMaxBlock, kTableEntries / max_taps));
+  block = std::min(block, geo.out_size);
+
+  int64_t table = 0;
+  if (!checked_mul(block, max_taps, &table)) {
+    return Status::Range("GridSample: tap table size overflows int64");
+  }
+  Buffer<Off> off, count;
+  Buffer<C> w;
+  Buffer<double> wd;
+  if (!off.allocate(table)) return out_of_memory("GridSample tap offsets", table * int64_t(sizeof(Off)));
+  if (!w.allocate(table)) return out_of_memory("GridSample tap weights", table * int64_t(sizeof(C)));
+  if (!count.allocate(block)) return out_of_memory("GridSample tap counts", block * int64_t(sizeof(Off)));
+  if (!wd.allocate(max_taps)) return out_of_memory("GridSample scratch", max_taps * 8);
+
+  const int r = geo.r;
+  for (int64_t n = 0; n < geo.n; ++n) {
+    const G* grid_n = grid + n * geo.out_size * r;
+    for (int64_t j0 = 0; j0 < geo.out_size; j0 += block) {
+      const int64_t nb = std::min(block, geo.out_size - j0);
+      for (int64_t j = 0; j < nb; ++j) {
+        count[j] = plan_location<G, C, Off>(attrs, geo, grid_n + (j0 + j) * r,
+                                            off.data() + j * max_taps, w.data() + j * max_taps,
+                                            wd.data());
+      }
+      for (int64_t c = 0; c < geo.c; ++c) {
+        const int64_t plane = n * geo.c + c;
+        gather_block<T, Off>(x + plane * geo.in_size, off.data(), w.data(), count.data(),
+                             max_taps, nb, y + plane * geo.out_size + j0,
+                             attrs.integer_rounding);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+template <typename T, typename G>
+Status dispatch_offsets(const GridSampleAttrs& attrs, const Geometry& geo, const TensorView& x,
+                        const TensorView& grid, TensorView* y, const gs::Tuning& tuning) {
+  const T* xp = static_cast<const T*>(x.data);
+  const G* gp = static_cast<const G*>(grid.data);
+  T* yp = static_cast<T*>(y->data);
+  if (tuning.wide_offsets || geo.in_size > std::numeric_limits<int32_t>::max()) {
+    return run<T, G, int64_t>(attrs, geo, xp, gp, yp, tuning);
+  }
+  return run<T, G, int32_t>(attrs, geo, xp, gp, yp, tuning);
+}
+
+template <typename T>
+Status dispatch_grid(const GridSampleAttrs& attrs, const Geometry& geo, const TensorView& x,
+                     const TensorView& grid, TensorView* y, const gs::Tuning& tuning) {
+  if (grid.type == DType::Float32) return dispatch_offsets<T, float>(attrs, geo, x, grid, y, tuning);
+  return dispatch_offsets<T, double>(attrs, geo, x, grid, y, tuning);
+}
+
+}  // namespace gs_exec
+
+// float32 and uint8 X (gridsample.cpp).
+Status gridsample_run_hot(const GridSampleAttrs& attrs, const gs_exec::Geometry& geo,
+                          const TensorView& x, const TensorView& grid, TensorView* y,
+                          const gs::Tuning& tuning);
+// Every other X type (gridsample_cold.cpp).
+Status gridsample_run_cold(const GridSampleAttrs& attrs, const gs_exec::Geometry& geo,
+                           const TensorView& x, const TensorView& grid, TensorView* y,
+                           const gs::Tuning& tuning);
+
+}  // namespace osw
