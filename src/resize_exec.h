@@ -70,10 +70,11 @@ Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64
   for (int a = h + 1; a < rank; ++a) inner_h *= cur[a];
   const int K = pv.taps;
   const int64_t slots = K;  // taps of one output lie within K consecutive input rows
-  // An input row of a narrower type that the inner pass upsamples (reads each input
-  // several times) is widened once into one more row of F first.
+  // An input row of a narrower type that the inner pass reads more than once per element
+  // (upsampling, or a filter wider than its stride, as antialias is) is widened once into
+  // one more row of F first.
   constexpr bool kNarrow = !std::is_same<Tin, F>::value;
-  const bool widen_first = kNarrow && ph.out > ph.in;
+  const bool widen_first = kNarrow && ph.out * int64_t(ph.taps) > ph.in;
   const int64_t bytes = (slots * block_mid + (widen_first ? block_in : 0)) * int64_t(sizeof(F));
   if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes))
     return out_of_memory("resize row cache", bytes);
