@@ -719,17 +719,17 @@ function makeApi(loadModule) {
       this._checkRank(xt, 'x', 1);
       const rank = xt.dims.length;
       const p = {
-        mode: checkEnum(opt(o, 'mode', 'nearest'), 'mode', RESIZE_MODES),
-        coord: checkEnum(opt(o, 'coordinateTransformationMode', 'half_pixel'), 'coordinateTransformationMode', RESIZE_VERSIONS[19].coords),
-        nearest: checkEnum(opt(o, 'nearestMode', 'round_prefer_floor'), 'nearestMode', NEAREST_MODES),
+        mode: enumOpt(o, 'mode', 'nearest', RESIZE_MODES),
+        coord: enumOpt(o, 'coordinateTransformationMode', 'half_pixel', RESIZE_VERSIONS[19].coords),
+        nearest: enumOpt(o, 'nearestMode', 'round_prefer_floor', NEAREST_MODES),
         cubicA: checkFinite(opt(o, 'cubicCoeffA', -0.75), 'cubicCoeffA'),
         excludeOutside: checkBool01(opt(o, 'excludeOutside', false), 'excludeOutside'),
         extrapolation: Math.fround(checkNumber(opt(o, 'extrapolationValue', 0), 'extrapolationValue')),
         antialias: checkBool01(opt(o, 'antialias', false), 'antialias'),
-        policy: checkEnum(opt(o, 'keepAspectRatioPolicy', 'stretch'), 'keepAspectRatioPolicy', POLICIES),
+        policy: enumOpt(o, 'keepAspectRatioPolicy', 'stretch', POLICIES),
         axes: o.axes === undefined ? null : this._axes(o.axes, rank),
         scales: null, sizes: null, roi: null,
-        compat: checkEnum(opt(o, 'compat', 'onnx'), 'compat', COMPATS),
+        compat: enumOpt(o, 'compat', 'onnx', COMPATS),
       };
       const n = p.axes ? p.axes.length : rank;
       const nWhat = p.axes ? 'length of axes' : 'rank of x';
@@ -802,6 +802,12 @@ function makeApi(loadModule) {
   function opt(o, name, dflt) {
     const v = o[name];
     return v === undefined ? dflt : v;
+  }
+
+  // An enum option: its code, or the default's when absent (no check needed for that).
+  function enumOpt(o, name, dflt, table) {
+    const v = o[name];
+    return v === undefined ? table[dflt] : checkEnum(v, name, table);
   }
 
   // bindings/image.js, when built in, adds the image helpers (ImageData <-> tensor).
