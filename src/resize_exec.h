@@ -116,6 +116,54 @@ Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64
 // Linear / cubic: separable passes. T is the storage type, F the compute type. When the
 // last pass runs along an axis outside the one before it (the usual H-after-W of images),
 // those two are streamed (stream_last_two); the others write whole intermediate tensors.
+// The last two passes when the outer axis v runs first and the inner axis h last (h > v):
+// kGroup output rows of v (each a block of everything after v) are blended into a small
+// buffer, and h's pass runs on that group at once, writing kGroup rows of Y. The
+// intermediate tensor between the two passes never exists, and h's pass sees several rows
+// (the 4-row transposed kernel applies when h is innermost). Same arithmetic as the two
+// whole passes: blend_rows_into computes each element as resize_pass does.
+template <typename T, typename F>
+Status stream_outer_then_inner(const ResizePlan& plan, const F* src, T* y, const int64_t* cur,
+                               int v, int h) {
+  constexpr int64_t kGroup = 4;
+  const int rank = plan.rank;
+  const AxisPlan& pv = plan.axis[v];
+  const AxisPlan& ph = plan.axis[h];
+  int64_t outer_v = 1, block_in = 1, block_out = 1, outer_h = 1, inner_h = 1;
+  for (int a = 0; a < v; ++a) outer_v *= cur[a];
+  for (int a = v + 1; a < rank; ++a) {
+    block_in *= cur[a];
+    block_out *= a == h ? plan.out_dims[h] : cur[a];
+  }
+  for (int a = v + 1; a < h; ++a) outer_h *= cur[a];
+  for (int a = h + 1; a < rank; ++a) inner_h *= cur[a];
+  const int64_t bytes = kGroup * block_in * int64_t(sizeof(F));
+  if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes))
+    return out_of_memory("resize row group", bytes);
+  F* group = reinterpret_cast<F*>(plan.scratch[0].data());
+  const int K = pv.taps;
+  const F* wv = weights_of<F>(pv);
+  const F* wh = weights_of<F>(ph);
+  const F* rows[512];
+  if (K > 512) return Status::Range("resize: filter too wide to stream");
+  for (int64_t p = 0; p < outer_v; ++p) {
+    const F* sp = src + p * pv.in * block_in;
+    T* yp = y + p * pv.out * block_out;
+    for (int64_t o0 = 0; o0 < pv.out; o0 += kGroup) {
+      const int64_t g = std::min(kGroup, pv.out - o0);
+      for (int64_t j = 0; j < g; ++j) {
+        const int64_t o = o0 + j;
+        const int n = pv.count[o];
+        const int32_t* idx = pv.index.data() + o * K;
+        for (int k = 0; k < n; ++k) rows[k] = sp + int64_t(idx[k]) * block_in;
+        blend_rows_into<F, F>(rows, wv + o * K, n, group + j * block_in, block_in);
+      }
+      resize_pass<F, T, F>(group, yp + o0 * block_out, g * outer_h, inner_h, ph, wh);
+    }
+  }
+  return Status::Ok();
+}
+
 template <typename T, typename Tout = T>
 Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
   using F = typename ElemTraits<T>::Compute;
@@ -129,8 +177,24 @@ Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
     for (int64_t i = 0; i < n; ++i) y[i] = narrow<Tout>(widen<F>(x[i]));
     return Status::Ok();
   }
-  const bool fuse = np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
-                    plan.axis[plan.order[np - 1]].taps <= 512;
+  const bool fuse_a = np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
+                      plan.axis[plan.order[np - 1]].taps <= 512;
+  // The other order (an outer axis, then one inside it, as H then W when downsampling):
+  // streamed in groups of rows when the pair reads F (a whole intermediate, or float X)
+  // and a group of rows fits a small buffer.
+  bool fuse_b = false;
+  int64_t pair_block = 1;  // elements after the pair's outer axis, before its inner pass
+  if (!fuse_a && np >= 2 && plan.order[np - 2] < plan.order[np - 1] &&
+      (np > 2 || std::is_same<T, F>::value)) {
+    int64_t d[kMaxRank];
+    for (int a = 0; a < rank; ++a) d[a] = cur[a];
+    for (int i = 0; i < np - 2; ++i) d[plan.order[i]] = plan.out_dims[plan.order[i]];
+    bool fits = true;
+    for (int a = plan.order[np - 2] + 1; a < rank && fits; ++a)
+      fits = checked_mul(pair_block, d[a], &pair_block);
+    fuse_b = fits && pair_block <= (int64_t(1) << 20);  // a group: 4 rows of <= 2^20 elements
+  }
+  const bool fuse = fuse_a || fuse_b;
   const int plain = fuse ? np - 2 : np;  // passes run on whole tensors
   // Intermediate results of the plain passes (the last one's too when fusing), in F.
   int64_t scratch = 0;
@@ -183,6 +247,13 @@ Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
     cur[a] = plan.out_dims[a];
   }
   if (!fuse) return Status::Ok();
+  if (fuse_b) {
+    const int v = plan.order[np - 2], h = plan.order[np - 1];
+    if constexpr (std::is_same<T, F>::value) {
+      if (plain == 0) return stream_outer_then_inner<Tout, F>(plan, x, y, cur, v, h);
+    }
+    return stream_outer_then_inner<Tout, F>(plan, buf[(plain - 1) % 2], y, cur, v, h);
+  }
   const int h = plan.order[np - 2], v = plan.order[np - 1];
   if (plain == 0) return stream_last_two<T, Tout, F>(plan, x, y, cur, h, v);
   return stream_last_two<F, Tout, F>(plan, buf[(plain - 1) % 2], y, cur, h, v);
