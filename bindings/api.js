@@ -230,6 +230,9 @@ function makeApi(loadModule) {
 
   // ---------------------------------------------------------------- operator tables
 
+  // Which kernel _execute runs (no closure per call).
+  const OP_RESIZE = 1, OP_GRID_SAMPLE = 2;
+
   const RESIZE_MODES = { nearest: 0, linear: 1, cubic: 2 };
   const COORD_MODES = {
     half_pixel: 0, half_pixel_symmetric: 1, pytorch_half_pixel: 2, align_corners: 3,
@@ -416,7 +419,7 @@ function makeApi(loadModule) {
     // Runs a planned call: the output dims are in the parameter block. Inputs that live in
     // this module's memory (sampler.tensor) are used in place; others are copied in. The
     // result goes to `target` when given (in place for a wasm tensor), else to a new tensor.
-    _execute(x, grid, target, exec) {
+    _execute(x, grid, target, op) {
       const M = this._M;
       const out = this._readOutDims(this._block());
       let xp = 0, gp = 0, yp = 0, xTemp = false, gTemp = false, yTemp = false;
@@ -442,7 +445,7 @@ function makeApi(loadModule) {
           yp = this._alloc(out.n * x.info.bytes, 'Y');
           yTemp = true;
         }
-        this._check(exec(xp, gp, yp));
+        this._check(op === OP_RESIZE ? M._osw_exec_resize(xp, yp) : M._osw_exec_grid_sample(xp, gp, yp));
         if (!target) return this._copyOut(x, out.dims, yp, out.n);
         if (!yWasm) {
           const bytes = out.n * x.info.bytes;
@@ -507,7 +510,7 @@ function makeApi(loadModule) {
       if (p.roi) for (let i = 0; i < 2 * n; i++) b[S.ROI + i] = p.roi[i];
       this._sendLimit();
       this._check(M._osw_plan_resize());
-      return this._execute(x, null, target, (xp, gp, yp) => M._osw_exec_resize(xp, yp));
+      return this._execute(x, null, target, OP_RESIZE);
     }
 
     _gridSample(x, grid, p, target) {
@@ -527,7 +530,7 @@ function makeApi(loadModule) {
       for (let i = 0; i < grid.dims.length; i++) b[S.GRID_DIMS + i] = grid.dims[i];
       this._sendLimit();
       this._check(M._osw_plan_grid_sample());
-      return this._execute(x, grid, target, (xp, gp, yp) => M._osw_exec_grid_sample(xp, gp, yp));
+      return this._execute(x, grid, target, OP_GRID_SAMPLE);
     }
 
     // ------------------------------------------------------------ ONNX-node level

@@ -84,8 +84,20 @@ void write_out_dims(int rank, const int64_t* dims) {
 
 uintptr_t param_block() { return reinterpret_cast<uintptr_t>(g_block); }
 
+// The plan key compared 8 bytes at a time, as bits (memcmp in wasm walks bytes, and
+// this check runs on every call).
+bool same_plan_key() {
+  for (int i = 0; i < kKeyEnd; ++i) {
+    uint64_t a, b;
+    std::memcpy(&a, &g_plan_key[i], 8);
+    std::memcpy(&b, &g_block[i], 8);
+    if (a != b) return false;
+  }
+  return true;
+}
+
 int plan_resize() {
-  if (g_plan_valid && std::memcmp(g_plan_key, g_block, sizeof g_plan_key) == 0) {
+  if (g_plan_valid && same_plan_key()) {
     write_out_dims(g_plan->rank, g_plan->out_dims);
     return 0;
   }
