@@ -349,7 +349,7 @@ Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x, const
   if (!grid.data) return Status::Range("grid: data is null");
   if (geo.in_size > 0 && !x.data) return Status::Range("X: data is null");
 
-  if (x.type == DType::Float32 || x.type == DType::UInt8)
+  if (x.type == DType::Float32)
     return gridsample_run_hot(attrs, geo, x, grid, y, tuning);
   return gridsample_run_cold(attrs, geo, x, grid, y, tuning);
 }
@@ -364,8 +364,7 @@ Status gridsample(const GridSampleAttrs& attrs, const TensorView& x, const Tenso
 Status gridsample_run_hot(const GridSampleAttrs& attrs, const gs_exec::Geometry& geo,
                           const TensorView& x, const TensorView& grid, TensorView* y,
                           const gs::Tuning& tuning) {
-  if (x.type == DType::Float32) return gs_exec::dispatch_grid<float>(attrs, geo, x, grid, y, tuning);
-  return gs_exec::dispatch_grid<uint8_t>(attrs, geo, x, grid, y, tuning);
+  return gs_exec::dispatch_grid<float>(attrs, geo, x, grid, y, tuning);
 }
 
 }  // namespace osw

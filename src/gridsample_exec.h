@@ -2,8 +2,9 @@
 //
 // Templates over the storage type T, the grid type G and the offset type Off, included by
 // two translation units so that the build can optimise them differently:
-// gridsample.cpp instantiates float32 and uint8 for speed, gridsample_cold.cpp every other
-// type for size (CMakeLists.txt compiles it with -Os). Same results either way.
+// gridsample.cpp instantiates float32 (the fast 2-D path's type) for speed,
+// gridsample_cold.cpp every other type for size (CMakeLists.txt compiles it with -Os).
+// Same results either way.
 #pragma once
 
 #include <algorithm>
@@ -575,7 +576,7 @@ Status dispatch_grid(const GridSampleAttrs& attrs, const Geometry& geo, const Te
 
 }  // namespace gs_exec
 
-// float32 and uint8 X (gridsample.cpp).
+// float32 X (gridsample.cpp).
 Status gridsample_run_hot(const GridSampleAttrs& attrs, const gs_exec::Geometry& geo,
                           const TensorView& x, const TensorView& grid, TensorView* y,
                           const gs::Tuning& tuning);

@@ -184,7 +184,8 @@ Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
   // and a group of rows fits a small buffer.
   bool fuse_b = false;
   int64_t pair_block = 1;  // elements after the pair's outer axis, before its inner pass
-  if (!fuse_a && np >= 2 && plan.order[np - 2] < plan.order[np - 1] &&
+  // (float32 and uint8 only: the other types keep the two whole passes, and less code.)
+  if (kResizeHotType<T> && !fuse_a && np >= 2 && plan.order[np - 2] < plan.order[np - 1] &&
       (np > 2 || std::is_same<T, F>::value)) {
     int64_t d[kMaxRank];
     for (int a = 0; a < rank; ++a) d[a] = cur[a];
@@ -247,12 +248,14 @@ Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
     cur[a] = plan.out_dims[a];
   }
   if (!fuse) return Status::Ok();
-  if (fuse_b) {
-    const int v = plan.order[np - 2], h = plan.order[np - 1];
-    if constexpr (std::is_same<T, F>::value) {
-      if (plain == 0) return stream_outer_then_inner<Tout, F>(plan, x, y, cur, v, h);
+  if constexpr (kResizeHotType<T>) {
+    if (fuse_b) {
+      const int v = plan.order[np - 2], h = plan.order[np - 1];
+      if constexpr (std::is_same<T, F>::value) {
+        if (plain == 0) return stream_outer_then_inner<Tout, F>(plan, x, y, cur, v, h);
+      }
+      return stream_outer_then_inner<Tout, F>(plan, buf[(plain - 1) % 2], y, cur, v, h);
     }
-    return stream_outer_then_inner<Tout, F>(plan, buf[(plain - 1) % 2], y, cur, v, h);
   }
   const int h = plan.order[np - 2], v = plan.order[np - 1];
   if (plain == 0) return stream_last_two<T, Tout, F>(plan, x, y, cur, h, v);
