@@ -13,20 +13,11 @@
 #include "resize.h"
 #include "resize_nearest.h"
 #include "simd.h"
+#include "test_rng.h"
 
 using namespace osw;
 
 namespace {
-
-struct NRng {
-  std::mt19937_64 g;
-  explicit NRng(uint64_t seed) : g(seed) {}
-  int64_t range(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(g); }
-  double real(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(g); }
-  bool coin() { return range(0, 1) == 1; }
-  template <typename T>
-  T pick(std::initializer_list<T> l) { return *(l.begin() + range(0, int64_t(l.size()) - 1)); }
-};
 
 // Restores the default options when a test ends (even by a failed REQUIRE).
 struct OptionsGuard {
@@ -102,7 +93,7 @@ const TypeCase kTypes[] = {
 };
 
 // Random bytes, with NaN payloads and integers above 2^53 planted among them.
-std::vector<uint8_t> random_x(NRng& r, int64_t n, size_t es) {
+std::vector<uint8_t> random_x(Rng& r, int64_t n, size_t es) {
   std::vector<uint8_t> x(size_t(n) * es);
   for (uint8_t& b : x) b = uint8_t(r.range(0, 255));
   for (int64_t i = 0; i < n; i += 3) {
@@ -157,7 +148,7 @@ struct Case {
   int64_t dims[kMaxRank] = {};
 };
 
-Case random_case(NRng& r) {
+Case random_case(Rng& r) {
   Case c;
   c.rank = int(r.range(1, 5));
   c.at.mode = ResizeMode::Nearest;
@@ -214,7 +205,7 @@ Case random_case(NRng& r) {
 
 TEST_CASE("nearest: every element size, bit-exact against slow gathers on random cases") {
   OptionsGuard guard;
-  NRng r(20240601);
+  Rng r(20240601);
   int checked = 0, simd_rows = 0;
   for (int k = 0; k < 1500; ++k) {
     const Case c = random_case(r);
@@ -252,7 +243,7 @@ TEST_CASE("nearest: every element size, bit-exact against slow gathers on random
 
 TEST_CASE("nearest: one plan run on several element sizes rebuilds its tables") {
   OptionsGuard guard;
-  NRng r(7);
+  Rng r(7);
   ResizeAttrs at;
   at.mode = ResizeMode::Nearest;
   ResizeInputs in;
@@ -278,7 +269,7 @@ TEST_CASE("nearest: one plan run on several element sizes rebuilds its tables") 
 
 TEST_CASE("nearest: images, float32 NCHW x2 and uint8 RGBA up and down") {
   OptionsGuard guard;
-  NRng r(11);
+  Rng r(11);
   struct Img {
     DType type;
     size_t es;

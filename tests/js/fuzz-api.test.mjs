@@ -43,6 +43,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { mulberry32 } from './rng.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = process.env.OSW_PACKAGE ? path.resolve(process.env.OSW_PACKAGE) : path.resolve(here, '..', '..');
@@ -55,15 +56,7 @@ const TOTAL_MS = 120000; // the whole loop
 // ---------------------------------------------------------------- random numbers
 
 function makeRng(seed) {
-  let s = seed >>> 0;
-  const next = () => {
-    // mulberry32
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const r = {
     next,
     int: (n) => Math.floor(next() * n),

@@ -38,6 +38,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runOrt, ort, releaseOrtSessions, ortStats } from './ort-model.mjs';
 import { compareTensors, float16BitsToNumber } from './onnx-cases.mjs';
+import { mulberry32 } from './rng.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const entry = process.env.OSW_PACKAGE
@@ -55,17 +56,6 @@ const ONLY = process.env.ORT_DIFF_ONLY === undefined ? null : Number(process.env
 after(() => releaseOrtSessions());
 
 // ---------------------------------------------------------------------------- PRNG
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Rng {
   constructor(seed) { this.u = mulberry32(seed); }

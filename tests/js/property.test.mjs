@@ -22,6 +22,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { referenceResize, referenceGridSample, resizeAxes } from './reference.mjs';
 import { importPackage } from './package.mjs';
+import { mulberry32 } from './rng.mjs';
 
 // ---------------------------------------------------------------- package loading
 
@@ -30,16 +31,9 @@ samplerPromise.catch(() => {});
 
 // ---------------------------------------------------------------- seeded PRNG
 
-// mulberry32-style 32-bit generator: small, fast, and good enough to pick test cases.
+// Test-case helpers over the shared mulberry32 generator (rng.mjs).
 function prng(seed) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)), // inclusive

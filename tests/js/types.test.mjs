@@ -7,21 +7,13 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { importPackage } from './package.mjs';
 import { referenceResize, referenceGridSample } from './reference.mjs';
+import { mulberry32 } from './rng.mjs';
 
 const { createSampler, TENSOR_TYPES } = await importPackage();
 const s = await createSampler();
 
-// A small seeded PRNG (mulberry32).
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// A small seeded PRNG (rng.mjs).
+const rng = mulberry32;
 
 const INT = {
   int8: [-128, 127, Int8Array], uint8: [0, 255, Uint8Array], int16: [-32768, 32767, Int16Array],
