@@ -27,6 +27,9 @@ constexpr bool kResizeHotType = std::is_same<T, float>::value || std::is_same<T,
 
 namespace resize_exec {
 
+// The widest filter a streamed pair of passes holds (rows it keeps per output).
+constexpr int kMaxStreamTaps = 512;
+
 // Fills every output whose coordinate lies outside the crop box with value.
 template <typename T>
 void fill_outside(const ResizePlan& plan, T value, T* y) {
@@ -49,6 +52,26 @@ const F* weights_of(const AxisPlan& ap) {
   else return ap.weight.data();
 }
 
+// Shape of the last two passes, along axes v (outer) and h (inner, h > v), over the
+// current dims cur (h still at its input length): outer_v blocks of everything after v,
+// block_in elements each before h's pass and block_out after it; inside a block, h's pass
+// sees outer_h rows of inner_h elements.
+struct PairShape {
+  int64_t outer_v = 1, block_in = 1, block_out = 1, outer_h = 1, inner_h = 1;
+};
+
+inline PairShape pair_shape(const ResizePlan& plan, const int64_t* cur, int v, int h) {
+  PairShape s;
+  for (int a = 0; a < v; ++a) s.outer_v *= cur[a];
+  for (int a = v + 1; a < plan.rank; ++a) {
+    s.block_in *= cur[a];
+    s.block_out *= a == h ? plan.out_dims[h] : cur[a];
+  }
+  for (int a = v + 1; a < h; ++a) s.outer_h *= cur[a];
+  for (int a = h + 1; a < plan.rank; ++a) s.inner_h *= cur[a];
+  return s;
+}
+
 // The last two passes, along axes v (outer) then h (inner, h > v), fused and streamed:
 // each output row of v (a block of everything after v) blends a few rows of h's result,
 // and those rows are computed on demand into a small cache, one input row at a time. The
@@ -57,17 +80,11 @@ const F* weights_of(const AxisPlan& ap) {
 template <typename Tin, typename T, typename F>
 Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64_t* cur,
                        int h, int v) {
-  const int rank = plan.rank;
   const AxisPlan& ph = plan.axis[h];
   const AxisPlan& pv = plan.axis[v];
-  int64_t outer_v = 1, block_in = 1, block_mid = 1, outer_h = 1, inner_h = 1;
-  for (int a = 0; a < v; ++a) outer_v *= cur[a];
-  for (int a = v + 1; a < rank; ++a) {
-    block_in *= cur[a];
-    block_mid *= a == h ? plan.out_dims[h] : cur[a];
-  }
-  for (int a = v + 1; a < h; ++a) outer_h *= cur[a];
-  for (int a = h + 1; a < rank; ++a) inner_h *= cur[a];
+  const PairShape sh = pair_shape(plan, cur, v, h);
+  const int64_t outer_v = sh.outer_v, block_in = sh.block_in, block_mid = sh.block_out;
+  const int64_t outer_h = sh.outer_h, inner_h = sh.inner_h;
   const int K = pv.taps;
   const int64_t slots = K;  // taps of one output lie within K consecutive input rows
   // An input row of a narrower type that the inner pass reads more than once per element
@@ -80,11 +97,11 @@ Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64
     return out_of_memory("resize row cache", bytes);
   F* cache = reinterpret_cast<F*>(plan.scratch[0].data());
   F* wide = cache + slots * block_mid;
-  int64_t tag[512];
-  if (slots > 512) return Status::Range("resize: filter too wide to stream");
+  int64_t tag[kMaxStreamTaps];
+  if (slots > kMaxStreamTaps) return Status::Range("resize: filter too wide to stream");
   const F* wh = weights_of<F>(ph);
   const F* wv = weights_of<F>(pv);
-  const F* rows[512];
+  const F* rows[kMaxStreamTaps];
   for (int64_t p = 0; p < outer_v; ++p) {
     for (int64_t s = 0; s < slots; ++s) tag[s] = -1;
     const Tin* sp = src + p * pv.in * block_in;
@@ -113,9 +130,6 @@ Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64
   return Status::Ok();
 }
 
-// Linear / cubic: separable passes. T is the storage type, F the compute type. When the
-// last pass runs along an axis outside the one before it (the usual H-after-W of images),
-// those two are streamed (stream_last_two); the others write whole intermediate tensors.
 // The last two passes when the outer axis v runs first and the inner axis h last (h > v):
 // kGroup output rows of v (each a block of everything after v) are blended into a small
 // buffer, and h's pass runs on that group at once, writing kGroup rows of Y. The
@@ -126,17 +140,11 @@ template <typename T, typename F>
 Status stream_outer_then_inner(const ResizePlan& plan, const F* src, T* y, const int64_t* cur,
                                int v, int h) {
   constexpr int64_t kGroup = 4;
-  const int rank = plan.rank;
   const AxisPlan& pv = plan.axis[v];
   const AxisPlan& ph = plan.axis[h];
-  int64_t outer_v = 1, block_in = 1, block_out = 1, outer_h = 1, inner_h = 1;
-  for (int a = 0; a < v; ++a) outer_v *= cur[a];
-  for (int a = v + 1; a < rank; ++a) {
-    block_in *= cur[a];
-    block_out *= a == h ? plan.out_dims[h] : cur[a];
-  }
-  for (int a = v + 1; a < h; ++a) outer_h *= cur[a];
-  for (int a = h + 1; a < rank; ++a) inner_h *= cur[a];
+  const PairShape sh = pair_shape(plan, cur, v, h);
+  const int64_t outer_v = sh.outer_v, block_in = sh.block_in, block_out = sh.block_out;
+  const int64_t outer_h = sh.outer_h, inner_h = sh.inner_h;
   const int64_t bytes = kGroup * block_in * int64_t(sizeof(F));
   if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes))
     return out_of_memory("resize row group", bytes);
@@ -144,8 +152,8 @@ Status stream_outer_then_inner(const ResizePlan& plan, const F* src, T* y, const
   const int K = pv.taps;
   const F* wv = weights_of<F>(pv);
   const F* wh = weights_of<F>(ph);
-  const F* rows[512];
-  if (K > 512) return Status::Range("resize: filter too wide to stream");
+  const F* rows[kMaxStreamTaps];
+  if (K > kMaxStreamTaps) return Status::Range("resize: filter too wide to stream");
   for (int64_t p = 0; p < outer_v; ++p) {
     const F* sp = src + p * pv.in * block_in;
     T* yp = y + p * pv.out * block_out;
@@ -164,6 +172,11 @@ Status stream_outer_then_inner(const ResizePlan& plan, const F* src, T* y, const
   return Status::Ok();
 }
 
+// Linear / cubic: separable passes. T is the storage type, F the compute type. The last
+// two passes are streamed, so the tensor between them never exists: an inner axis then
+// an outer one (the usual W-then-H of images) by stream_last_two, an outer axis then an
+// inner one by stream_outer_then_inner (float32 and uint8). The other passes write whole
+// intermediate tensors.
 template <typename T, typename Tout = T>
 Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
   using F = typename ElemTraits<T>::Compute;
@@ -178,7 +191,7 @@ Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
     return Status::Ok();
   }
   const bool fuse_a = np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
-                      plan.axis[plan.order[np - 1]].taps <= 512;
+                      plan.axis[plan.order[np - 1]].taps <= kMaxStreamTaps;
   // The other order (an outer axis, then one inside it, as H then W when downsampling):
   // streamed in groups of rows when the pair reads F (a whole intermediate, or float X)
   // and a group of rows fits a small buffer.
@@ -186,6 +199,7 @@ Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
   int64_t pair_block = 1;  // elements after the pair's outer axis, before its inner pass
   // (float32 and uint8 only: the other types keep the two whole passes, and less code.)
   if (kResizeHotType<T> && !fuse_a && np >= 2 && plan.order[np - 2] < plan.order[np - 1] &&
+      plan.axis[plan.order[np - 2]].taps <= kMaxStreamTaps &&
       (np > 2 || std::is_same<T, F>::value)) {
     int64_t d[kMaxRank];
     for (int a = 0; a < rank; ++a) d[a] = cur[a];

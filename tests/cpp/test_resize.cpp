@@ -605,6 +605,44 @@ TEST_CASE("resize op: NaN and Inf stay local; -0.0 survives") {
   CHECK(y[4] == 3.0f);
 }
 
+TEST_CASE("resize op: a filter too wide to stream runs as whole passes, in either pass order") {
+  // Antialias downsampling by 600 on one axis: over 512 taps, more than the streamed pairs
+  // hold, on an axis that runs before (W first) or after (H first) the other one.
+  for (int flip = 0; flip < 2; ++flip) {
+    const int64_t dims[3] = {1, flip ? 8 : 1200, flip ? 1200 : 8};
+    const int64_t outs[3] = {1, flip ? 4 : 2, flip ? 2 : 4};
+    ResizeAttrs at;
+    at.mode = ResizeMode::Linear;
+    at.antialias = true;
+    ResizeInputs in = with_sizes({outs[0], outs[1], outs[2]});
+    ResizePlan plan;
+    REQUIRE(resize_plan(at, in, 3, dims, &plan).ok());
+    CHECK(plan.axis[flip ? 2 : 1].taps > 512);
+    std::vector<float> x(static_cast<size_t>(dims[1] * dims[2]));
+    std::vector<double> xd(x.size());
+    for (size_t i = 0; i < x.size(); ++i) xd[i] = x[i] = float(std::sin(double(i) * 0.37));
+    std::vector<float> y(static_cast<size_t>(outs[1] * outs[2]));
+    TensorView xv, yv;
+    xv.type = yv.type = DType::Float32;
+    xv.rank = yv.rank = 3;
+    for (int i = 0; i < 3; ++i) {
+      xv.dims[i] = dims[i];
+      yv.dims[i] = outs[i];
+    }
+    xv.data = x.data();
+    yv.data = y.data();
+    INFO("flip " << flip);
+    REQUIRE(resize_execute(plan, xv, &yv).ok());
+    std::vector<ref::Axis> axes;
+    for (int i = 0; i < 3; ++i) {
+      const AxisGeometry& g = plan.geo.axis[i];
+      axes.push_back({g.in, g.out, g.scale_num, g.scale_den, g.roi_start, g.roi_end});
+    }
+    const std::vector<double> expect = ref::resize(at, axes, xd);
+    for (size_t i = 0; i < y.size(); ++i) CHECK(std::fabs(double(y[i]) - expect[i]) <= 1e-5);
+  }
+}
+
 TEST_CASE("resize op: empty tensors (row 12)") {
   ResizeAttrs at;
   at.mode = ResizeMode::Linear;
