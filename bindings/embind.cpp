@@ -2,13 +2,13 @@
 //
 // A call crosses it in two steps, both cheap: the JS layer writes the operator's
 // already-validated parameters into a parameter block (an array of doubles in wasm memory
-// whose slot numbers are exported below as constants), then calls
-//   plan*()  -> validates against the core's rules, builds or reuses the plan, and writes
-//               the output rank and dims back into the block;
-//   exec*()  -> runs the plan on tensors whose data the JS layer placed in wasm memory.
-// Both return 0 on success, or 1 (TypeError) / 2 (RangeError) with lastError() holding a
-// message that names the input or attribute. Passing numbers, not objects, keeps the
-// per-call cost to a few hundred nanoseconds.
+// whose slot numbers are exported below as constants), then calls the plain wasm exports
+//   _osw_plan_*()  -> validates against the core's rules, builds or reuses the plan, and
+//                     writes the output rank and dims back into the block;
+//   _osw_exec_*()  -> runs the plan on tensors whose data the JS layer placed in wasm memory.
+// Both return 0 on success, or 1 (TypeError) / 2 (RangeError) with lastError() (Embind)
+// holding a message that names the input or attribute. Passing numbers, not objects, keeps
+// the per-call cost to a few hundred nanoseconds.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 
@@ -244,16 +244,9 @@ EMSCRIPTEN_KEEPALIVE void osw_set_allocation_limit(double bytes) { set_allocatio
 EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
   using namespace emscripten;
   function("paramBlock", &param_block);
-  function("planResize", &plan_resize);
-  function("execResize", &exec_resize);
-  function("planGridSample", &plan_grid_sample);
-  function("execGridSample", &exec_grid_sample);
   function("lastError", &last_error);
-  function("alloc", &mem_alloc);
-  function("free", &mem_free);
   function("heapUsed", &heap_used);
   function("releaseCaches", &release_caches);
-  function("setAllocationLimit", &set_allocation_limit);
   constant("MAX_RANK", static_cast<int>(kMaxRank));
   constant("SLOT_OP", static_cast<int>(kOp));
   constant("SLOT_X_TYPE", static_cast<int>(kXType));

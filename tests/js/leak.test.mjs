@@ -8,7 +8,7 @@
 // How the bytes in use are measured (see heapState below):
 //   - if the module has `heapUsed()` (bytes malloc has handed out, e.g. mallinfo().uordblks),
 //     that number;
-//   - otherwise through probes of the module's own allocator (sampler._M.alloc/free): the
+//   - otherwise through probes of the module's own allocator (sampler._M._osw_alloc/_osw_free): the
 //     extent of the heap minus the free holes below it.
 // Either way the number moves a little without any leak: the module caches the last
 // Resize plan (tables, scratch: a few dozen blocks), and where those blocks land decides
@@ -197,7 +197,7 @@ function settle(sampler) {
 }
 
 // Without a heapUsed() hook, the bytes in use are "top of the heap minus the free holes
-// below it", measured through the module's own malloc (sampler._M.alloc/free):
+// below it", measured through the module's own malloc (sampler._M._osw_alloc/_osw_free):
 //   - a block larger than any hole always comes from the top, so its address is the
 //     extent of the heap in use;
 //   - then malloc(1) until a block comes from the top again: malloc serves a small request
@@ -223,16 +223,16 @@ function heapState(sampler) {
   settle(sampler);
   const jitter = typeof M.releaseCaches === 'function' ? 0 : JITTER;
   if (typeof M.heapUsed === 'function') return { method: 'heapUsed()', used: Number(M.heapUsed()), memory: M.HEAPU8.length, tolerance: jitter };
-  const big = M.alloc(TOP_PROBE) >>> 0;
+  const big = M._osw_alloc(TOP_PROBE) >>> 0;
   assert.notEqual(big, 0, 'probe malloc failed');
   const bigSize = chunkSize(M, big);
   const exact = bigSize >= TOP_PROBE + 4 && bigSize <= TOP_PROBE + 32;
-  M.free(big);
+  M._osw_free(big);
   const ptrs = [];
   let holes = 0;
   try {
     for (;;) {
-      const p = M.alloc(1) >>> 0;
+      const p = M._osw_alloc(1) >>> 0;
       assert.notEqual(p, 0, 'probe malloc failed');
       ptrs.push(p);
       if (p >= big) break;
@@ -240,7 +240,7 @@ function heapState(sampler) {
       assert.ok(ptrs.length < 1e7, 'probing the heap does not end');
     }
   } finally {
-    for (let i = ptrs.length - 1; i >= 0; i--) M.free(ptrs[i]);
+    for (let i = ptrs.length - 1; i >= 0; i--) M._osw_free(ptrs[i]);
   }
   return {
     method: exact ? 'probes (dlmalloc chunk sizes)' : 'probes (minimum chunks)',
@@ -278,10 +278,10 @@ test('the heap measurement sees a single leaked block (self-test)', () => {
   heapState(sampler);
   const before = heapState(sampler);
   cycle();
-  const leaked = M.alloc(2 * JITTER) >>> 0; // never freed until the measurement is done
+  const leaked = M._osw_alloc(2 * JITTER) >>> 0; // never freed until the measurement is done
   cycle();
   const after = heapState(sampler);
-  M.free(leaked);
+  M._osw_free(leaked);
   assert.notEqual(diff(before, after), null, 'a leaked block went unnoticed: the measurement does not work on this build');
   // And the same calls without the leak measure as flat (else the main test means nothing).
   assert.equal(measure(sampler, 1, 2, cycle), null, 'the heap is not in a steady state after the warm-up');
