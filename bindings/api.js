@@ -766,8 +766,8 @@ function makeApi(loadModule) {
       if (o.scales === undefined) throw new TypeError('upsample: scales is required');
       const scales = checkList(o.scales, 'scales', (e, w) => Math.fround(checkNumber(e, w)));
       if (scales.length !== xt.dims.length) throw new RangeError(`scales: expected ${xt.dims.length} values (the rank of x), got ${scales.length}`);
-      return this._upsample(xt, scales, checkEnum(opt(o, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])), target,
-        checkEnum(opt(o, 'compat', 'onnx'), 'compat', COMPATS));
+      return this._upsample(xt, scales, enumOpt(o, 'mode', 'nearest', pick(RESIZE_MODES, ['nearest', 'linear'])), target,
+        enumOpt(o, 'compat', 'onnx', COMPATS));
     }
 
     // GridSample-22 semantics: mode 'linear' | 'nearest' | 'cubic', paddingMode 'zeros' |
@@ -779,10 +779,10 @@ function makeApi(loadModule) {
     _gridSampleOpts(x, grid, options, target) {
       const o = checkOptions(options, 'gridSample', ['mode', 'paddingMode', 'alignCorners', 'compat']);
       const p = {
-        mode: checkEnum(opt(o, 'mode', 'linear'), 'mode', GRID_MODES_20),
-        padding: checkEnum(opt(o, 'paddingMode', 'zeros'), 'paddingMode', PADDING_MODES),
+        mode: enumOpt(o, 'mode', 'linear', GRID_MODES_20),
+        padding: enumOpt(o, 'paddingMode', 'zeros', PADDING_MODES),
         alignCorners: checkBool01(opt(o, 'alignCorners', false), 'alignCorners'),
-        compat: checkEnum(opt(o, 'compat', 'onnx'), 'compat', COMPATS),
+        compat: enumOpt(o, 'compat', 'onnx', COMPATS),
       };
       return this._gridSampleChecked(x, grid, p, 0, target);
     }
