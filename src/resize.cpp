@@ -61,6 +61,7 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
   plan->n_passes = 0;
   // A new plan starts without the previous one's cached buffers.
   plan->nearest_ready = false;
+  plan->fixed = FixedCache();
   plan->scratch[0] = Buffer<unsigned char>();
   plan->scratch[1] = Buffer<unsigned char>();
   plan->extra_scratch = Buffer<unsigned char>();

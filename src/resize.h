@@ -6,6 +6,7 @@
 #pragma once
 
 #include "common.h"
+#include "resize_fixed.h"
 #include "resize_nearest.h"
 #include "resize_params.h"
 #include "resize_plan.h"
@@ -29,6 +30,8 @@ struct ResizePlan {
   mutable Buffer<unsigned char> extra_scratch;
   mutable NearestCache nearest;
   mutable bool nearest_ready = false;
+  // uint8 linear in integers (resize_fixed.h): built on first use.
+  mutable FixedCache fixed;
 };
 
 Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int rank,

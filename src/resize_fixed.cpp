@@ -1,0 +1,394 @@
+// resize_fixed.cpp: uint8 linear Resize in 16-bit integers where it is exact (see
+// resize_fixed.h for when, and why the result equals the float path's bit for bit).
+#include "resize_fixed.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "resize.h"
+#include "simd.h"
+
+namespace osw {
+
+FixedOptions& fixed_options() {
+  static FixedOptions o;
+  return o;
+}
+
+namespace {
+
+constexpr int kMaxBits = 8;    // s_h + s_v: sums below 255 * 2^8 fit 16 bits
+constexpr int kMaxTaps = 512;  // v's taps (row pointers kept on the stack)
+
+// The fewest fraction bits (<= kMaxBits) that make w an integer, or -1.
+int dyadic_bits(double w) {
+  for (int s = 0; s <= kMaxBits; ++s) {
+    const double t = std::ldexp(w, s);
+    if (t == std::floor(t)) return s;
+  }
+  return -1;
+}
+
+// Fraction bits of an axis's weights (-1: some weight is negative or not dyadic enough),
+// and whether every output's taps lie within `taps` consecutive inputs (the row cache of
+// the v pass relies on it).
+int axis_bits(const AxisPlan& ap) {
+  int s = 0;
+  for (int64_t o = 0; o < ap.out; ++o) {
+    const int n = ap.count[o];
+    int32_t lo = 0, hi = 0;
+    for (int k = 0; k < n; ++k) {
+      const double w = ap.weight[o * ap.taps + k];
+      const int b = w >= 0 ? dyadic_bits(w) : -1;
+      if (b < 0) return -1;
+      s = std::max(s, b);
+      const int32_t i = ap.index[o * ap.taps + k];
+      lo = k == 0 ? i : std::min(lo, i);
+      hi = k == 0 ? i : std::max(hi, i);
+    }
+    if (n > 0 && hi - lo >= ap.taps) return -1;
+  }
+  return s;
+}
+
+// round(s / 2^n), half to even, for s < 2^16 - 2^(n-1).
+inline uint32_t round_shift(uint32_t s, int n) {
+  if (n == 0) return s;
+  return (s + (1u << (n - 1)) - 1u + ((s >> n) & 1u)) >> n;
+}
+
+int64_t product(const int64_t* d, int from, int to) {
+  int64_t p = 1;
+  for (int a = from; a < to; ++a) p *= d[a];
+  return p;
+}
+
+// Builds plan.fixed; returns whether the fixed path applies.
+bool build(const ResizePlan& plan, FixedCache* fc) {
+  const int np = plan.n_passes;
+  if (np < 1 || np > 2) return false;
+  const int a0 = std::min(plan.order[0], plan.order[np - 1]);
+  const int a1 = std::max(plan.order[0], plan.order[np - 1]);
+  if (np == 2) {
+    fc->v = a0;
+    fc->h = a1;
+  } else if (product(plan.in_dims, a0 + 1, plan.rank) >= 16) {
+    fc->v = a0;  // contiguous rows of 16 or more: blended as whole rows
+  } else {
+    fc->h = a0;
+  }
+  if (fc->h >= 0) {
+    const AxisPlan& ap = plan.axis[fc->h];
+    fc->sh = axis_bits(ap);
+    if (fc->sh < 0 || fc->sh > 7) return false;  // h's weights are bytes: 2^sh <= 128
+    fc->kh = ap.taps;
+    fc->c = product(plan.in_dims, fc->h + 1, plan.rank);
+  }
+  if (fc->v >= 0) {
+    fc->sv = axis_bits(plan.axis[fc->v]);
+    if (fc->sv < 0) return false;
+    fc->kv = plan.axis[fc->v].taps;
+    if (fc->kv > kMaxTaps) return false;
+  }
+  if (fc->sh + fc->sv > kMaxBits) return false;
+  // Scale the weights up so that the final shift is a constant (clang 14 turns a vector
+  // shift by a variable into lane-by-lane code): 7 bits when h runs alone (its weights
+  // are bytes), else 8 in all. Sums stay below 2^16.
+  if (fc->v < 0) fc->sh = 7;
+  else fc->sv = kMaxBits - fc->sh;
+
+  if (fc->h >= 0) {
+    const AxisPlan& ap = plan.axis[fc->h];
+    const int K = fc->kh;
+    if (!fc->wh.allocate(ap.out * K)) return false;
+    for (int64_t o = 0; o < ap.out; ++o)
+      for (int k = 0; k < K; ++k)
+        fc->wh[o * K + k] = k < ap.count[o]
+                                ? static_cast<uint8_t>(std::ldexp(ap.weight[o * K + k], fc->sh))
+                                : 0;
+    const int64_t c = fc->c, in_row = ap.in * c, lanes = ap.out * c;
+    fc->blocks = c < 16 ? lanes / 16 : 0;
+    const int64_t nb = fc->blocks;
+    if (!fc->blk_base.allocate(nb) || !fc->blk_wide.allocate(nb) ||
+        !fc->blk_mask.allocate(nb * K * 16) || !fc->blk_w.allocate(nb * K * 16))
+      return false;
+    int64_t vector_blocks = 0;
+    for (int64_t b = 0; b < nb; ++b) {
+      int64_t lo = INT64_MAX, hi = -1;
+      for (int l = 0; l < 16; ++l) {
+        const int64_t lane = b * 16 + l, o = lane / c, e = lane % c;
+        for (int k = 0; k < ap.count[o]; ++k) {
+          if (fc->wh[o * K + k] == 0) continue;
+          const int64_t byte = int64_t(ap.index[o * K + k]) * c + e;
+          lo = std::min(lo, byte);
+          hi = std::max(hi, byte);
+        }
+      }
+      int64_t base = -1;
+      bool wide = false;
+      if (hi < 0) {
+        base = in_row >= 16 ? 0 : -1;  // every weight 0: no byte is read
+      } else if (hi - lo < 16 && in_row >= 16) {
+        base = std::min(lo, in_row - 16);
+      } else if (hi - lo < 32 && in_row >= 32) {
+        base = std::min(lo, in_row - 32);
+        wide = true;
+      }
+      fc->blk_base[b] = static_cast<int32_t>(base);
+      fc->blk_wide[b] = wide ? 1 : 0;
+      if (base >= 0) ++vector_blocks;
+      for (int k = 0; k < K; ++k) {
+        uint8_t* m = &fc->blk_mask[(b * K + k) * 16];
+        uint8_t* w = &fc->blk_w[(b * K + k) * 16];
+        for (int l = 0; l < 16; ++l) {
+          const int64_t lane = b * 16 + l, o = lane / c, e = lane % c;
+          const uint8_t wk = k < ap.count[o] ? fc->wh[o * K + k] : 0;
+          w[l] = wk;
+          // A zero weight reads nothing: index 0xFF shuffles in 0 from both windows.
+          m[l] = (wk == 0 || base < 0) ? 0xFF
+                                       : static_cast<uint8_t>(int64_t(ap.index[o * K + k]) * c + e - base);
+        }
+      }
+    }
+    // Lanes one by one are slower than the float path's kernels: take the fixed path only
+    // when most blocks vectorise (or when forced, for tests).
+    if (c < 16 && !fixed_options().force && vector_blocks * 4 < nb * 3) return false;
+    if (c < 16 && nb == 0 && !fixed_options().force) return false;
+  }
+  if (fc->v >= 0) {
+    const AxisPlan& ap = plan.axis[fc->v];
+    const int K = fc->kv;
+    if (!fc->wv.allocate(ap.out * K)) return false;
+    for (int64_t o = 0; o < ap.out; ++o)
+      for (int k = 0; k < K; ++k)
+        fc->wv[o * K + k] = k < ap.count[o]
+                                ? static_cast<uint16_t>(std::ldexp(ap.weight[o * K + k], fc->sv))
+                                : 0;
+  }
+  return true;
+}
+
+// One lane of h's pass: the sum of the taps, scaled by 2^sh.
+inline uint32_t h_lane(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, int64_t lane) {
+  const int64_t o = lane / fc.c, e = lane % fc.c;
+  const int K = fc.kh;
+  uint32_t acc = 0;
+  for (int k = 0; k < ap.count[o]; ++k)
+    acc += uint32_t(fc.wh[o * K + k]) * xr[int64_t(ap.index[o * K + k]) * fc.c + e];
+  return acc;
+}
+
+#if OSW_HAVE_SIMD
+// round(s / 2^N) half to even, 8 lanes of uint16 (N constant: see build()).
+template <int N>
+inline v128_t round_shift_u16(v128_t s) {
+  const v128_t odd = wasm_v128_and(wasm_u16x8_shr(s, N), wasm_i16x8_splat(1));
+  return wasm_u16x8_shr(wasm_i16x8_add(wasm_i16x8_add(s, wasm_i16x8_splat((1 << (N - 1)) - 1)), odd), N);
+}
+#endif
+
+// h's pass on one input row xr (in * c bytes): out * c lanes into yr, as uint16 sums
+// (kFinal false) or as uint8 rounded by 2^7 (kFinal true). KC: the taps when known.
+template <bool kFinal, int KC>
+void h_row(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr) {
+  const int K = KC > 0 ? KC : fc.kh;
+  const int64_t c = fc.c, lanes = ap.out * c;
+  uint16_t* y16 = static_cast<uint16_t*>(yr);
+  uint8_t* y8 = static_cast<uint8_t*>(yr);
+  auto put = [&](int64_t lane, uint32_t s) {
+    if constexpr (kFinal) y8[lane] = static_cast<uint8_t>(round_shift(s, 7));
+    else y16[lane] = static_cast<uint16_t>(s);
+  };
+  int64_t done = 0;
+#if OSW_HAVE_SIMD
+  const v128_t sixteen = wasm_i8x16_splat(16);
+  auto emit = [&](int64_t lane, v128_t a0, v128_t a1) {
+    if constexpr (kFinal) {
+      wasm_v128_store(y8 + lane, wasm_u8x16_narrow_i16x8(round_shift_u16<7>(a0), round_shift_u16<7>(a1)));
+    } else {
+      wasm_v128_store(y16 + lane, a0);
+      wasm_v128_store(y16 + lane + 8, a1);
+    }
+  };
+  if (c < 16) {
+    for (int64_t b = 0; b < fc.blocks; ++b) {
+      const int32_t base = fc.blk_base[b];
+      if (base < 0) {
+        for (int64_t l = b * 16; l < b * 16 + 16; ++l) put(l, h_lane(fc, ap, xr, l));
+        continue;
+      }
+      const uint8_t* m = &fc.blk_mask[b * K * 16];
+      const uint8_t* w = &fc.blk_w[b * K * 16];
+      const v128_t lo = wasm_v128_load(xr + base);
+      v128_t a0 = wasm_i16x8_splat(0), a1 = a0;
+      if (fc.blk_wide[b]) {
+        const v128_t hi = wasm_v128_load(xr + base + 16);
+        for (int k = 0; k < K; ++k) {
+          const v128_t mk = wasm_v128_load(m + 16 * k), wk = wasm_v128_load(w + 16 * k);
+          const v128_t v = wasm_v128_or(wasm_i8x16_swizzle(lo, mk),
+                                        wasm_i8x16_swizzle(hi, wasm_i8x16_sub(mk, sixteen)));
+          a0 = wasm_i16x8_add(a0, wasm_u16x8_extmul_low_u8x16(v, wk));
+          a1 = wasm_i16x8_add(a1, wasm_u16x8_extmul_high_u8x16(v, wk));
+        }
+      } else {
+        for (int k = 0; k < K; ++k) {
+          const v128_t wk = wasm_v128_load(w + 16 * k);
+          const v128_t v = wasm_i8x16_swizzle(lo, wasm_v128_load(m + 16 * k));
+          a0 = wasm_i16x8_add(a0, wasm_u16x8_extmul_low_u8x16(v, wk));
+          a1 = wasm_i16x8_add(a1, wasm_u16x8_extmul_high_u8x16(v, wk));
+        }
+      }
+      emit(b * 16, a0, a1);
+    }
+    done = fc.blocks * 16;
+  } else {
+    // Outputs of 16 or more contiguous lanes: each blends whole input runs.
+    for (int64_t o = 0; o < ap.out; ++o) {
+      const int n = ap.count[o];
+      const uint8_t* wo = &fc.wh[o * K];
+      const int32_t* idx = &ap.index[o * K];
+      int64_t j = 0;
+      for (; j + 16 <= c; j += 16) {
+        v128_t a0 = wasm_i16x8_splat(0), a1 = a0;
+        for (int k = 0; k < n; ++k) {
+          const v128_t v = wasm_v128_load(xr + int64_t(idx[k]) * c + j);
+          const v128_t wk = wasm_i8x16_splat(static_cast<int8_t>(wo[k]));
+          a0 = wasm_i16x8_add(a0, wasm_u16x8_extmul_low_u8x16(v, wk));
+          a1 = wasm_i16x8_add(a1, wasm_u16x8_extmul_high_u8x16(v, wk));
+        }
+        emit(o * c + j, a0, a1);
+      }
+      for (; j < c; ++j) put(o * c + j, h_lane(fc, ap, xr, o * c + j));
+    }
+    done = lanes;
+  }
+#endif
+  for (int64_t l = done; l < lanes; ++l) put(l, h_lane(fc, ap, xr, l));
+}
+
+template <bool kFinal>
+void h_row_k(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr) {
+  if (fc.kh == 2) h_row<kFinal, 2>(fc, ap, xr, yr);
+  else h_row<kFinal, 0>(fc, ap, xr, yr);
+}
+
+// v's pass: n rows of R (uint8 from X, or uint16 sums from h's pass) blended with integer
+// weights w into len bytes of Y, rounded by 2^8. n == 0 writes zeros (an output outside a
+// crop box, filled later).
+template <typename R, int KC>
+void v_row(const R* const* rows, const uint16_t* w, int n, uint8_t* out, int64_t len) {
+  if (n == 0) {
+    std::memset(out, 0, size_t(len));
+    return;
+  }
+  if (KC > 0) n = KC;
+  int64_t j = 0;
+#if OSW_HAVE_SIMD
+  for (; j + 16 <= len; j += 16) {
+    v128_t a0 = wasm_i16x8_splat(0), a1 = a0;
+    for (int k = 0; k < n; ++k) {
+      v128_t lo, hi;
+      if constexpr (sizeof(R) == 1) {
+        const v128_t b = wasm_v128_load(rows[k] + j);
+        lo = wasm_u16x8_extend_low_u8x16(b);
+        hi = wasm_u16x8_extend_high_u8x16(b);
+      } else {
+        lo = wasm_v128_load(rows[k] + j);
+        hi = wasm_v128_load(rows[k] + j + 8);
+      }
+      const v128_t wk = wasm_i16x8_splat(static_cast<int16_t>(w[k]));
+      a0 = wasm_i16x8_add(a0, wasm_i16x8_mul(lo, wk));
+      a1 = wasm_i16x8_add(a1, wasm_i16x8_mul(hi, wk));
+    }
+    wasm_v128_store(out + j, wasm_u8x16_narrow_i16x8(round_shift_u16<kMaxBits>(a0),
+                                                     round_shift_u16<kMaxBits>(a1)));
+  }
+#endif
+  for (; j < len; ++j) {
+    uint32_t acc = 0;
+    for (int k = 0; k < n; ++k) acc += uint32_t(w[k]) * rows[k][j];
+    out[j] = static_cast<uint8_t>(round_shift(acc, kMaxBits));
+  }
+}
+
+template <typename R>
+void v_row_k(const R* const* rows, const uint16_t* w, int n, uint8_t* out, int64_t len) {
+  if (n == 2) v_row<R, 2>(rows, w, n, out, len);
+  else v_row<R, 0>(rows, w, n, out, len);
+}
+
+}  // namespace
+
+bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, Status* st) {
+  FixedCache& fc = plan.fixed;
+  if (fixed_options().disable) return false;
+  if (fc.state == 0) {
+    const bool ok = build(plan, &fc);
+    if (!ok) fc = FixedCache();  // drops the tables of a partial build
+    fc.state = ok ? 1 : -1;
+  }
+  if (fc.state < 0) return false;
+  const int rank = plan.rank;
+  const int64_t* d = plan.in_dims;
+  if (fc.v < 0) {
+    // h alone: each row of X straight to Y.
+    const AxisPlan& ap = plan.axis[fc.h];
+    const int64_t rows = product(d, 0, fc.h), in_row = ap.in * fc.c, out_row = ap.out * fc.c;
+    for (int64_t r = 0; r < rows; ++r) h_row_k<true>(fc, ap, x + r * in_row, y + r * out_row);
+    return true;
+  }
+  const AxisPlan& pv = plan.axis[fc.v];
+  const int64_t outer_v = product(d, 0, fc.v);
+  const int K = fc.kv;
+  const uint8_t* rows8[kMaxTaps];
+  const uint16_t* rows16[kMaxTaps];
+  if (fc.h < 0) {
+    // v alone: rows of X blended straight into Y.
+    const int64_t block = product(d, fc.v + 1, rank);
+    for (int64_t p = 0; p < outer_v; ++p) {
+      const uint8_t* sp = x + p * pv.in * block;
+      uint8_t* yp = y + p * pv.out * block;
+      for (int64_t o = 0; o < pv.out; ++o) {
+        const int n = pv.count[o];
+        for (int k = 0; k < n; ++k) rows8[k] = sp + int64_t(pv.index[o * K + k]) * block;
+        v_row_k<uint8_t>(rows8, &fc.wv[o * K], n, yp + o * block, block);
+      }
+    }
+    return true;
+  }
+  // Both: h's pass per input row of v, into a cache of K rows of uint16 sums; v blends them.
+  const AxisPlan& ph = plan.axis[fc.h];
+  const int64_t outer_h = product(d, fc.v + 1, fc.h);
+  const int64_t in_row = ph.in * fc.c, out_row = ph.out * fc.c;
+  const int64_t block_in = outer_h * in_row, block_out = outer_h * out_row;
+  const int64_t bytes = K * block_out * int64_t(sizeof(uint16_t));
+  if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes)) {
+    *st = out_of_memory("resize row cache", bytes);
+    return false;
+  }
+  uint16_t* cache = reinterpret_cast<uint16_t*>(plan.scratch[0].data());
+  int64_t tag[kMaxTaps];
+  for (int64_t p = 0; p < outer_v; ++p) {
+    for (int s = 0; s < K; ++s) tag[s] = -1;
+    const uint8_t* sp = x + p * pv.in * block_in;
+    uint8_t* yp = y + p * pv.out * block_out;
+    for (int64_t o = 0; o < pv.out; ++o) {
+      const int n = pv.count[o];
+      for (int k = 0; k < n; ++k) {
+        const int64_t row = pv.index[o * K + k], slot = row % K;
+        uint16_t* dst = cache + slot * block_out;
+        if (tag[slot] != row) {
+          for (int64_t q = 0; q < outer_h; ++q)
+            h_row_k<false>(fc, ph, sp + row * block_in + q * in_row, dst + q * out_row);
+          tag[slot] = row;
+        }
+        rows16[k] = dst;
+      }
+      v_row_k<uint16_t>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
+    }
+  }
+  return true;
+}
+
+}  // namespace osw
