@@ -306,6 +306,7 @@ function makeApi(loadModule) {
   // Default limit on what one call may allocate in wasm memory: 2 GiB, what a wasm32 heap
   // can give in practice (its addresses stop at 4 GiB and inputs need room too).
   const DEFAULT_MAX_BYTES = 2 ** 31;
+  const SMALL_TEMP = 4096;  // bytes of each of the module's blocks for small temporaries
 
   async function createSampler(options) {
     if (options !== undefined && (options === null || typeof options !== 'object'))
@@ -377,16 +378,56 @@ function makeApi(loadModule) {
       return p;
     }
 
-    // Copies a checked tensor into fresh wasm memory; returns the pointer.
-    _copyIn(v, what) {
+    // Memory for one of a call's temporaries (slot 0: X, 1: grid, 2: Y). Small ones use
+    // three blocks of SMALL_TEMP bytes allocated once per module (samplers share it, and a
+    // call never runs inside another), so small calls make no malloc/free round trips;
+    // larger ones are allocated here and freed by _freeTemp(), which leaves the blocks.
+    _temp(bytes, what, slot) {
+      if (bytes > SMALL_TEMP || SMALL_TEMP > this._maxBytes) return this._alloc(bytes, what);
+      const M = this._M;
+      if (!M.oswSmallTemps) M.oswSmallTemps = [0, 0, 0];
+      const small = M.oswSmallTemps;
+      if (small[slot] === 0) small[slot] = this._alloc(SMALL_TEMP, what);
+      return small[slot];
+    }
+
+    _freeTemp(p) {
+      const small = this._M.oswSmallTemps;
+      if (!small || !small.includes(p)) this._M._osw_free(p);
+    }
+
+    // Wasm memory as an array of Ctor's elements. Kept until memory grows (growth detaches
+    // the views made before it), so a call makes no view of its own.
+    _heap(Ctor) {
+      const buf = this._M.HEAPU8.buffer;
+      if (this._heapBuf !== buf) {
+        this._heapBuf = buf;
+        this._heaps = new Map();
+      }
+      let h = this._heaps.get(Ctor);
+      if (h === undefined) {
+        h = new Ctor(buf);
+        this._heaps.set(Ctor, h);
+      }
+      return h;
+    }
+
+    // Copies a checked tensor into fresh wasm memory; returns the pointer. An array of the
+    // type's own kind is copied element-wise (a plain memory copy, no view made); any other
+    // (Uint8ClampedArray, Float16Array) as bytes.
+    _copyIn(v, what, slot) {
       const bytes = v.size * v.info.bytes;
-      const p = this._alloc(bytes, what);
+      const p = this._temp(bytes, what, slot);
       try {
-        const src = new Uint8Array(v.data.buffer, v.data.byteOffset, bytes);
-        new Uint8Array(this._M.HEAPU8.buffer, p, bytes).set(src);
+        const A = v.info.arrays[0];
+        if (typedArrayName(v.data) === A.name && p % v.info.bytes === 0) {
+          this._heap(A).set(v.data, p / v.info.bytes);
+        } else {
+          this._heap(Uint8Array).set(new Uint8Array(v.data.buffer, v.data.byteOffset, bytes), p);
+        }
       } catch (e) {
         // A buffer detached or resized after the checks: free, then report.
-        this._M._osw_free(p);
+        this._freeTemp(p);
         if (e instanceof TypeError || e instanceof RangeError) throw new TypeError(`${what}.data: cannot be read (${e.message})`);
         throw e;
       }
@@ -396,9 +437,13 @@ function makeApi(loadModule) {
     // The result is carried in the same kind of TypedArray as X's data (Float16Array stays
     // Float16Array, Uint8ClampedArray stays Uint8ClampedArray).
     _copyOut(x, dims, p, n) {
-      const bytes = n * x.info.bytes;
-      const Ctor = x.wasm ? x.info.arrays[0] : x.data.constructor;
-      const data = new Ctor(this._M.HEAPU8.buffer.slice(p, p + bytes));
+      const B = x.info.bytes, A = x.info.arrays[0];
+      const Ctor = x.wasm ? A : x.data.constructor;
+      const data = new Ctor(n);
+      if (n > 0) {
+        if (typedArrayName(data) === A.name && p % B === 0) data.set(this._heap(A).subarray(p / B, p / B + n));
+        else new Uint8Array(data.buffer, data.byteOffset, n * B).set(this._heap(Uint8Array).subarray(p, p + n * B));
+      }
       return { type: x.type, dims, data };
     }
 
@@ -431,9 +476,9 @@ function makeApi(loadModule) {
             throw new RangeError(`output: expected dims [${out.dims.join(', ')}], got [${target.dims.join(', ')}]`);
           yWasm = target.wasm;
         }
-        if (x.wasm) xp = x.wasm._ptr; else { xp = this._copyIn(x, 'X'); xTemp = true; }
+        if (x.wasm) xp = x.wasm._ptr; else { xp = this._copyIn(x, 'X', 0); xTemp = true; }
         if (grid) {
-          if (grid.wasm) gp = grid.wasm._ptr; else { gp = this._copyIn(grid, 'grid'); gTemp = true; }
+          if (grid.wasm) gp = grid.wasm._ptr; else { gp = this._copyIn(grid, 'grid', 1); gTemp = true; }
         }
         if (yWasm) {
           yp = yWasm._ptr;
@@ -442,7 +487,7 @@ function makeApi(loadModule) {
           if (out.n > 0 && (overlaps(xp, x.size * x.info.bytes) || (grid && overlaps(gp, grid.size * grid.info.bytes))))
             throw new RangeError('output: must not share memory with an input (no in-place operation)');
         } else {
-          yp = this._alloc(out.n * x.info.bytes, 'Y');
+          yp = this._temp(out.n * x.info.bytes, 'Y', 2);
           yTemp = true;
         }
         this._check(op === OP_RESIZE ? M._osw_exec_resize(xp, yp) : M._osw_exec_grid_sample(xp, gp, yp));
@@ -453,9 +498,9 @@ function makeApi(loadModule) {
         }
         return target.tensor;
       } finally {
-        if (xTemp) M._osw_free(xp);
-        if (gTemp) M._osw_free(gp);
-        if (yTemp) M._osw_free(yp);
+        if (xTemp) this._freeTemp(xp);
+        if (gTemp) this._freeTemp(gp);
+        if (yTemp) this._freeTemp(yp);
       }
     }
 

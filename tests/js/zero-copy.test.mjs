@@ -95,3 +95,46 @@ test('the heap returns to where it was after many zero-copy calls', () => {
   }
   assert.equal(sampler._M.heapUsed(), before);
 });
+
+// The array tier copies X in and Y out through views of wasm memory that it keeps until
+// memory grows, and puts small temporaries in blocks kept by the module: results must stay
+// right across growth (between calls and inside one), for small and large tensors, for
+// every array kind a type accepts, and an output must never share memory with another.
+test('resize() on arrays: right results across memory growth, small and large, every array kind', () => {
+  const s = sampler;
+  const small = (k) => ({ type: 'float32', dims: [1, 1, 2, 2], data: new Float32Array([1, 2, 3, 4].map((v) => v * k)) });
+  const row0 = (k) => ROW0.map((v) => v * k);
+  const a = s.resize(small(1), { sizes: [1, 1, 4, 4], mode: 'linear' });
+  // Grow memory between calls: a tensor bigger than everything allocated so far.
+  const before = s._M.HEAPU8.buffer.byteLength;
+  const big = s.tensor('float32', [before / 4 + 1024]);
+  assert.ok(s._M.HEAPU8.buffer.byteLength > before, 'memory grew');
+  const b = s.resize(small(2), { sizes: [1, 1, 4, 4], mode: 'linear' });
+  big.dispose();
+  assert.deepEqual(Array.from(a.data.slice(0, 4)), row0(1));
+  assert.deepEqual(Array.from(b.data.slice(0, 4)), row0(2));
+  assert.notEqual(a.data.buffer, b.data.buffer, 'each result owns its buffer');
+  // Grow memory inside a call: Y larger than the memory is now (X is copied in first).
+  const n = 64;
+  const xl = { type: 'float32', dims: [1, 1, n, n], data: new Float32Array(n * n).map((_, i) => i % 97) };
+  const cur = s._M.HEAPU8.buffer.byteLength;
+  const f = Math.ceil(Math.sqrt(cur / 4) / n) + 1;
+  const yl = s.resize(xl, { sizes: [1, 1, n * f, n * f], mode: 'nearest' });
+  assert.ok(s._M.HEAPU8.buffer.byteLength > cur, 'memory grew during the call');
+  for (const [i, j] of [[0, 0], [n * f - 1, n * f - 1], [5 * f, 7 * f + 1], [n * f - 1, 3]])
+    assert.equal(yl.data[i * n * f + j], xl.data[Math.floor(i / f) * n + Math.floor(j / f)]);
+  // Small calls after the growth still use fresh views.
+  assert.deepEqual(Array.from(s.resize(small(3), { sizes: [1, 1, 4, 4], mode: 'linear' }).data.slice(0, 4)), row0(3));
+  // uint8 as Uint8Array and as Uint8ClampedArray: same values, each kept in its own kind.
+  const bytes = [0, 255, 17, 200, 3, 128];
+  const u = s.resize({ type: 'uint8', dims: [1, 6], data: Uint8Array.from(bytes) }, { sizes: [1, 12], mode: 'linear' });
+  const c = s.resize({ type: 'uint8', dims: [1, 6], data: Uint8ClampedArray.from(bytes) }, { sizes: [1, 12], mode: 'linear' });
+  assert.ok(u.data instanceof Uint8Array && c.data instanceof Uint8ClampedArray);
+  assert.deepEqual(Array.from(c.data), Array.from(u.data));
+  // A grid and X both small (two blocks at once) and a large X with a small grid.
+  const g = { type: 'float32', dims: [1, 1, 2, 2], data: new Float32Array([-1, -1, 1, 1]) };
+  const gs = s.gridSample(small(1), g, { alignCorners: true });
+  assert.deepEqual(Array.from(gs.data), [1, 4]);
+  const xb = { type: 'float32', dims: [1, 1, 40, 40], data: new Float32Array(1600).map((_, i) => i) };
+  assert.deepEqual(Array.from(s.gridSample(xb, g, { alignCorners: true }).data), [0, 1599]);
+});
