@@ -18,12 +18,14 @@ FixedOptions& fixed_options() {
 
 namespace {
 
-constexpr int kMaxBits = 8;    // s_h + s_v: sums below 255 * 2^8 fit 16 bits
+constexpr int kMaxBits = 8;    // narrow: s_h + s_v, so that sums below 255 * 2^8 fit 16 bits
+constexpr int kWideH = 9;      // wide: h's weights times 2^9 (int16), v's times 2^7 (bytes):
+constexpr int kWideV = 7;      // sums below 255 * 2^16 (exact in float too)
 constexpr int kMaxTaps = 512;  // v's taps (row pointers kept on the stack)
 
-// The fewest fraction bits (<= kMaxBits) that make w an integer, or -1.
-int dyadic_bits(double w) {
-  for (int s = 0; s <= kMaxBits; ++s) {
+// The fewest fraction bits (<= limit) that make w an integer, or -1.
+int dyadic_bits(double w, int limit) {
+  for (int s = 0; s <= limit; ++s) {
     const double t = std::ldexp(w, s);
     if (t == std::floor(t)) return s;
   }
@@ -33,14 +35,14 @@ int dyadic_bits(double w) {
 // Fraction bits of an axis's weights (-1: some weight is negative or not dyadic enough),
 // and whether every output's taps lie within `taps` consecutive inputs (the row cache of
 // the v pass relies on it).
-int axis_bits(const AxisPlan& ap) {
+int axis_bits(const AxisPlan& ap, int limit) {
   int s = 0;
   for (int64_t o = 0; o < ap.out; ++o) {
     const int n = ap.count[o];
     int32_t lo = 0, hi = 0;
     for (int k = 0; k < n; ++k) {
       const double w = ap.weight[o * ap.taps + k];
-      const int b = w >= 0 ? dyadic_bits(w) : -1;
+      const int b = w >= 0 ? dyadic_bits(w, limit) : -1;
       if (b < 0) return -1;
       s = std::max(s, b);
       const int32_t i = ap.index[o * ap.taps + k];
@@ -64,8 +66,8 @@ int64_t product(const int64_t* d, int from, int to) {
   return p;
 }
 
-// Builds plan.fixed; returns whether the fixed path applies.
-bool build(const ResizePlan& plan, FixedCache* fc) {
+// The narrow form (resize_fixed.h): returns whether it applies.
+bool build_narrow(const ResizePlan& plan, FixedCache* fc) {
   const int np = plan.n_passes;
   if (np < 1 || np > 2) return false;
   const int a0 = std::min(plan.order[0], plan.order[np - 1]);
@@ -80,13 +82,13 @@ bool build(const ResizePlan& plan, FixedCache* fc) {
   }
   if (fc->h >= 0) {
     const AxisPlan& ap = plan.axis[fc->h];
-    fc->sh = axis_bits(ap);
+    fc->sh = axis_bits(ap, kMaxBits);
     if (fc->sh < 0 || fc->sh > 7) return false;  // h's weights are bytes: 2^sh <= 128
     fc->kh = ap.taps;
     fc->c = product(plan.in_dims, fc->h + 1, plan.rank);
   }
   if (fc->v >= 0) {
-    fc->sv = axis_bits(plan.axis[fc->v]);
+    fc->sv = axis_bits(plan.axis[fc->v], kMaxBits);
     if (fc->sv < 0) return false;
     fc->kv = plan.axis[fc->v].taps;
     if (fc->kv > kMaxTaps) return false;
@@ -165,6 +167,42 @@ bool build(const ResizePlan& plan, FixedCache* fc) {
         fc->wv[o * K + k] = k < ap.count[o]
                                 ? static_cast<uint16_t>(std::ldexp(ap.weight[o * K + k], fc->sv))
                                 : 0;
+  }
+  return true;
+}
+
+// The wide form (resize_fixed.h): returns whether it applies.
+bool build_wide(const ResizePlan& plan, FixedCache* fc) {
+  const int np = plan.n_passes;
+  if (np < 1 || np > 2) return false;
+  fc->h = std::max(plan.order[0], plan.order[np - 1]);
+  fc->v = np == 2 ? std::min(plan.order[0], plan.order[1]) : -1;
+  fc->c = product(plan.in_dims, fc->h + 1, plan.rank);
+  if (fc->c % 4 != 0) return false;
+  const AxisPlan& ph = plan.axis[fc->h];
+  if (axis_bits(ph, kWideH) < 0) return false;
+  if (fc->v >= 0 && axis_bits(plan.axis[fc->v], kWideV) < 0) return false;
+  fc->wide = true;
+  fc->sh = kWideH;
+  fc->sv = kWideV;
+  fc->kh = ph.taps;
+  // h's weights in pairs of taps, each pair as 8 int16 lanes [w0 w1 w0 w1 ...] for
+  // i32x4.dot_i16x8 (an odd last tap pairs with weight 0).
+  const int P = (fc->kh + 1) / 2;
+  if (!fc->whp.allocate(ph.out * P * 8)) return false;
+  for (int64_t o = 0; o < ph.out; ++o)
+    for (int k = 0; k < 2 * P; ++k) {
+      const int16_t w = k < ph.count[o] ? static_cast<int16_t>(std::ldexp(ph.weight[o * fc->kh + k], kWideH)) : 0;
+      for (int e = 0; e < 4; ++e) fc->whp[(o * P + k / 2) * 8 + 2 * e + (k % 2)] = w;
+    }
+  if (fc->v >= 0) {
+    const AxisPlan& pv = plan.axis[fc->v];
+    fc->kv = pv.taps;
+    if (fc->kv > kMaxTaps || !fc->wv8.allocate(pv.out * fc->kv)) return false;
+    for (int64_t o = 0; o < pv.out; ++o)
+      for (int k = 0; k < fc->kv; ++k)
+        fc->wv8[o * fc->kv + k] =
+            k < pv.count[o] ? static_cast<uint8_t>(std::ldexp(pv.weight[o * fc->kv + k], kWideV)) : 0;
   }
   return true;
 }
@@ -318,17 +356,119 @@ void v_row_k(const R* const* rows, const uint16_t* w, int n, uint8_t* out, int64
   else v_row<R, 0>(rows, w, n, out, len);
 }
 
+// The wide form's v pass: n rows of X blended with byte weights w into len uint16 sums
+// (below 255 * 2^7, so they are also int16). n == 0 writes zeros (an output outside a crop box, filled later).
+void v_row_sums(const uint8_t* const* rows, const uint8_t* w, int n, uint16_t* out, int64_t len) {
+  int64_t j = 0;
+#if OSW_HAVE_SIMD
+  for (; j + 16 <= len; j += 16) {
+    v128_t a0 = wasm_i16x8_splat(0), a1 = a0;
+    for (int k = 0; k < n; ++k) {
+      const v128_t b = wasm_v128_load(rows[k] + j), wk = wasm_i8x16_splat(static_cast<int8_t>(w[k]));
+      a0 = wasm_i16x8_add(a0, wasm_u16x8_extmul_low_u8x16(b, wk));
+      a1 = wasm_i16x8_add(a1, wasm_u16x8_extmul_high_u8x16(b, wk));
+    }
+    wasm_v128_store(out + j, a0);
+    wasm_v128_store(out + j + 8, a1);
+  }
+#endif
+  for (; j < len; ++j) {
+    uint32_t acc = 0;
+    for (int k = 0; k < n; ++k) acc += uint32_t(w[k]) * rows[k][j];
+    out[j] = static_cast<uint16_t>(acc);
+  }
+}
+
+// The wide form's h pass on one row t of uint16 sums (in * c of them, c a multiple of 4,
+// each below 2^15): 4 elements of one output at a time, two taps per i32x4.dot_i16x8,
+// rounded by 2^16 into Y.
+void h_row_wide(const FixedCache& fc, const AxisPlan& ap, const uint16_t* t, uint8_t* y) {
+  const int64_t c = fc.c;
+  const int K = fc.kh, P = (K + 1) / 2;
+  for (int64_t o = 0; o < ap.out; ++o) {
+    const int n = ap.count[o];
+    const int32_t* idx = &ap.index[o * K];
+    const int16_t* w = &fc.whp[o * P * 8];
+    for (int64_t e = 0; e < c; e += 4) {
+#if OSW_HAVE_SIMD
+      v128_t acc = wasm_i32x4_splat(0);
+      for (int k = 0; k < n; k += 2) {
+        const uint16_t* p0 = t + int64_t(idx[k]) * c + e;
+        const uint16_t* p1 = k + 1 < n ? t + int64_t(idx[k + 1]) * c + e : p0;  // weight 0
+        const v128_t v = wasm_v128_load64_lane(p1, wasm_v128_load64_zero(p0), 1);
+        const v128_t pairs = wasm_i16x8_shuffle(v, v, 0, 4, 1, 5, 2, 6, 3, 7);
+        acc = wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(pairs, wasm_v128_load(w + (k / 2) * 8)));
+      }
+      // round half to even by 2^16 (the sum is below 2^24)
+      const v128_t odd = wasm_v128_and(wasm_u32x4_shr(acc, 16), wasm_i32x4_splat(1));
+      const v128_t r = wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(acc, wasm_i32x4_splat(0x7FFF)), odd), 16);
+      const v128_t r16 = wasm_u16x8_narrow_i32x4(r, r);
+      wasm_v128_store32_lane(y + o * c + e, wasm_u8x16_narrow_i16x8(r16, r16), 0);
+#else
+      for (int64_t q = 0; q < 4; ++q) {
+        uint32_t acc = 0;
+        for (int k = 0; k < n; ++k) acc += uint32_t(w[(k / 2) * 8 + k % 2]) * t[int64_t(idx[k]) * c + e + q];
+        y[o * c + e + q] = static_cast<uint8_t>(round_shift(acc, kWideH + kWideV));
+      }
+#endif
+    }
+  }
+}
+
+// The wide form: v's pass first (rows of X into uint16 sums), then h's pass into Y.
+bool run_wide(const ResizePlan& plan, const FixedCache& fc, const uint8_t* x, uint8_t* y, Status* st) {
+  const int64_t* d = plan.in_dims;
+  const AxisPlan& ph = plan.axis[fc.h];
+  const int64_t in_row = ph.in * fc.c, out_row = ph.out * fc.c;
+  // Without v, every row of h is blended alone with weight 1.
+  const int64_t outer_h = fc.v >= 0 ? product(d, fc.v + 1, fc.h) : 1;
+  const int64_t block_in = outer_h * in_row, block_out = outer_h * out_row;
+  const int64_t outer = fc.v >= 0 ? product(d, 0, fc.v) : product(d, 0, fc.h);
+  const int64_t in_v = fc.v >= 0 ? plan.axis[fc.v].in : 1, out_v = fc.v >= 0 ? plan.axis[fc.v].out : 1;
+  const int64_t bytes = block_in * int64_t(sizeof(uint16_t));
+  if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes)) {
+    *st = out_of_memory("resize row sums", bytes);
+    return false;
+  }
+  uint16_t* sums = reinterpret_cast<uint16_t*>(plan.scratch[0].data());
+  const uint8_t* rows[kMaxTaps];
+  static const uint8_t kOne = 1 << kWideV;
+  for (int64_t p = 0; p < outer; ++p) {
+    const uint8_t* sp = x + p * in_v * block_in;
+    uint8_t* yp = y + p * out_v * block_out;
+    for (int64_t o = 0; o < out_v; ++o) {
+      int n = 1;
+      const uint8_t* w = &kOne;
+      if (fc.v >= 0) {
+        const AxisPlan& pv = plan.axis[fc.v];
+        n = pv.count[o];
+        w = &fc.wv8[o * fc.kv];
+        for (int k = 0; k < n; ++k) rows[k] = sp + int64_t(pv.index[o * fc.kv + k]) * block_in;
+      } else {
+        rows[0] = sp;
+      }
+      v_row_sums(rows, w, n, sums, block_in);
+      for (int64_t q = 0; q < outer_h; ++q) h_row_wide(fc, ph, sums + q * in_row, yp + o * block_out + q * out_row);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, Status* st) {
   FixedCache& fc = plan.fixed;
   if (fixed_options().disable) return false;
   if (fc.state == 0) {
-    const bool ok = build(plan, &fc);
-    if (!ok) fc = FixedCache();  // drops the tables of a partial build
-    fc.state = ok ? 1 : -1;
+    // The narrow form where it applies and vectorises, else the wide one, else none.
+    if (!build_narrow(plan, &fc)) {
+      fc = FixedCache();  // drops the tables of a partial build
+      if (!build_wide(plan, &fc)) fc = FixedCache();
+    }
+    fc.state = fc.h >= 0 || fc.v >= 0 ? 1 : -1;
   }
   if (fc.state < 0) return false;
+  if (fc.wide) return run_wide(plan, fc, x, y, st);
   const int rank = plan.rank;
   const int64_t* d = plan.in_dims;
   if (fc.v < 0) {

@@ -3,7 +3,7 @@
 // boxes with extrapolation, antialias, channels after the resized axes; each runs with the
 // fixed path off (float), on, and forced (blocks that do not vectorise run lane by lane),
 // and the three outputs must be equal byte for byte. Named plans check which ones take
-// the fixed path.
+// the fixed path, and which form (1 narrow, 2 wide).
 #include <catch.hpp>
 
 #include <vector>
@@ -48,7 +48,7 @@ std::vector<uint8_t> run(const Case& c, const std::vector<uint8_t>& x, bool disa
   REQUIRE(resize_execute(plan, xv, &yv).ok());
   for (size_t i = size_t(m); i < y.size(); ++i) REQUIRE(y[i] == 0xA5);  // nothing past Y
   y.resize(size_t(m));
-  if (state) *state = plan.fixed.state;
+  if (state) *state = plan.fixed.state == 1 && plan.fixed.wide ? 2 : plan.fixed.state;
   fixed_options() = FixedOptions();
   return y;
 }
@@ -66,7 +66,30 @@ std::vector<uint8_t> random_x(Rng& r, const Case& c) {
   return x;
 }
 
+// An image-like plan: [N, H, W, C] with C a multiple of 4 (RGBA), H and W resized by
+// powers of two, often with antialias (the wide form's plans).
+Case random_image_case(Rng& r) {
+  Case c;
+  c.rank = 4;
+  c.at.mode = ResizeMode::Linear;
+  c.at.coord = r.pick({CoordMode::HalfPixel, CoordMode::HalfPixel, CoordMode::PytorchHalfPixel,
+                       CoordMode::Asymmetric, CoordMode::AlignCorners});
+  c.at.antialias = r.coin();
+  const int64_t dims[4] = {r.range(1, 2), r.pick<int64_t>({4, 8, 16, 33, 48}),
+                           r.pick<int64_t>({3, 8, 16, 40, 64}), r.pick<int64_t>({4, 4, 8, 12})};
+  for (int a = 0; a < 4; ++a) c.dims[a] = dims[a];
+  c.in.has_axes = true;
+  c.in.has_scales = true;
+  for (int a = 1; a <= 2; ++a) {
+    if (a == 1 && r.range(0, 4) == 0) continue;  // sometimes W alone
+    c.in.axes[c.in.n_axes] = a;
+    c.in.scales[c.in.n_axes++] = r.pick({0.5, 0.25, 0.125, 2.0, 4.0, 16.0});
+  }
+  return c;
+}
+
 Case random_case(Rng& r) {
+  if (r.range(0, 2) == 0) return random_image_case(r);
   Case c;
   c.rank = int(r.range(1, 4));
   c.at.mode = ResizeMode::Linear;
@@ -115,7 +138,7 @@ Case random_case(Rng& r) {
 TEST_CASE("uint8 linear in integers equals the float path, random plans", "[resize][fixed]") {
   FixedGuard guard;
   Rng r(0x5EED0F1Aull);
-  int taken = 0, cases = 0;
+  int taken = 0, wide = 0, cases = 0;
   for (int t = 0; t < 1500; ++t) {
     Case c = random_case(r);
     ResizePlan probe;
@@ -133,12 +156,14 @@ TEST_CASE("uint8 linear in integers equals the float path, random plans", "[resi
     REQUIRE(got == want);
     REQUIRE(got_forced == want);
     ++cases;
-    taken += forced == 1;
+    taken += forced >= 1;
+    wide += forced == 2;
   }
   // The generator must reach the fixed path often, or this test shows nothing.
-  INFO("fixed path taken in " << taken << " of " << cases);
+  INFO("fixed path taken in " << taken << " of " << cases << ", the wide form in " << wide);
   REQUIRE(cases > 1000);
   REQUIRE(taken * 4 > cases);
+  REQUIRE(wide * 50 > cases);
 }
 
 TEST_CASE("uint8 linear in integers: which plans take it", "[resize][fixed]") {
@@ -171,8 +196,17 @@ TEST_CASE("uint8 linear in integers: which plans take it", "[resize][fixed]") {
   check({2, 50, 3}, {1}, {100}, false, 1);      // one axis, 3 channels: shuffle blocks
   check({2, 30, 70}, {1}, {60}, false, 1);      // one outer axis: whole rows
   check({1, 40, 64, 20}, {1, 2}, {80, 128}, false, 1);  // 20 channels: contiguous runs
-  // Not exact in 16 bits: 3x (thirds), 4x antialias down (7/32...: 5 + 5 bits), three axes.
+  // The wide form: RGBA 4x antialias down (7/32 ... 1/32: 5 + 5 bits), 4x down without
+  // antialias (taps 4 pixels apart: no 32-byte window), 16x up (1/32 ... : 5 + 5 bits), and
+  // one axis of 8 channels, 4x antialias down (8 taps: no 32-byte window).
+  check({1, 64, 48, 4}, {1, 2}, {16, 12}, true, 2);
+  check({1, 64, 48, 4}, {1, 2}, {16, 12}, false, 2);
+  check({1, 5, 6, 4}, {1, 2}, {80, 96}, false, 2);
+  check({2, 40, 8}, {1}, {10}, true, 2);
+  // Not exact: 3x (thirds); antialias down in NCHW (4x: 5 + 5 bits, and no groups of 4
+  // elements); 6x antialias (twelfths); three axes.
   check({1, 3, 20, 30}, {2, 3}, {60, 90}, false, -1);
   check({1, 4, 64, 64}, {2, 3}, {16, 16}, true, -1);
+  check({1, 48, 48, 4}, {1, 2}, {8, 8}, true, -1);
   check({4, 6, 8}, {0, 1, 2}, {8, 12, 16}, false, -1);
 }
