@@ -365,7 +365,7 @@ function makeApi(loadModule) {
 
     _check(status) {
       if (status === 0) return;
-      const msg = this._M.lastError();
+      const msg = decodeNumbers(this._M.lastError());
       if (status === 1) throw new TypeError(msg);
       throw new RangeError(msg);
     }
@@ -835,6 +835,17 @@ function makeApi(loadModule) {
 
   const RESIZE_OPTIONS = ['sizes', 'scales', 'axes', 'roi', 'mode', 'coordinateTransformationMode',
     'nearestMode', 'cubicCoeffA', 'excludeOutside', 'extrapolationValue', 'antialias', 'keepAspectRatioPolicy', 'compat'];
+
+  // The core writes a non-integer number of a message as a token (src/common.h, num_text):
+  // U+001A, the 16 hex digits of its IEEE-754 bits, U+001A. Printed here as JavaScript does.
+  function decodeNumbers(msg) {
+    return msg.replace(/\x1a([0-9a-f]{16})\x1a/g, (_, hex) => {
+      const view = new DataView(new ArrayBuffer(8));
+      view.setUint32(0, parseInt(hex.slice(0, 8), 16));
+      view.setUint32(4, parseInt(hex.slice(8), 16));
+      return String(view.getFloat64(0));
+    });
+  }
 
   function checkOptions(options, fn, allowed) {
     if (options === undefined || options === null) return {};

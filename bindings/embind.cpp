@@ -109,7 +109,7 @@ int plan_resize() {
   const double* b = g_block;
   const int rank = static_cast<int>(b[kRank]);
   if (rank < 1 || rank > kMaxRank)
-    return fail(Status::Range("X: rank must be in [1, " + std::to_string(kMaxRank) + "]"));
+    return fail(Status::Range("X: rank must be in [1, " + int_text(kMaxRank) + "]"));
   ResizeAttrs at;
   at.mode = static_cast<ResizeMode>(static_cast<int>(b[kMode]));
   at.coord = static_cast<CoordMode>(static_cast<int>(b[kCoord]));
@@ -165,11 +165,11 @@ int plan_grid_sample() {
   const int rank = static_cast<int>(b[kRank]);
   const int grank = static_cast<int>(b[kGridRank]);
   if (rank < 3 || rank > kMaxRank)
-    return fail(Status::Range("X: rank must be in [3, " + std::to_string(kMaxRank) + "], got " +
-                              std::to_string(rank)));
+    return fail(Status::Range("X: rank must be in [3, " + int_text(kMaxRank) + "], got " +
+                              int_text(rank)));
   if (grank < 3 || grank > kMaxRank)
-    return fail(Status::Range("grid: rank must be in [3, " + std::to_string(kMaxRank) +
-                              "], got " + std::to_string(grank)));
+    return fail(Status::Range("grid: rank must be in [3, " + int_text(kMaxRank) +
+                              "], got " + int_text(grank)));
   g_gs_attrs.mode = static_cast<GridMode>(static_cast<int>(b[kMode]));
   g_gs_attrs.padding = static_cast<PaddingMode>(static_cast<int>(b[kPadding]));
   g_gs_attrs.align_corners = b[kAlignCorners] != 0.0;

@@ -134,13 +134,17 @@ class Buffer {
   int64_t size_ = 0;
 };
 
-inline Status out_of_memory(const char* what, int64_t bytes) {
-  if (bytes > allocation_limit())
-    return Status::Range(std::string(what) + " needs " + std::to_string(bytes) +
-                         " bytes, more than the limit of " + std::to_string(allocation_limit()) +
-                         " bytes");
-  return Status::Range(std::string("out of memory: cannot allocate ") + std::to_string(bytes) +
-                       " bytes for " + what);
-}
+// Decimal text of an integer, for messages (std::to_string would pull printf into the
+// download: libc++ formats with snprintf).
+std::string int_text(int64_t v);
+
+// A message's non-integer number: integers as int_text, anything else as a token that the
+// JS layer (bindings/api.js, decodeNumbers) replaces with the number as JavaScript prints
+// it ("0.3", "NaN", "-Infinity"): U+001A, the 16 hex digits of the IEEE-754 bits, U+001A.
+std::string num_text(double v);
+
+// The RangeError of a failed allocation of `bytes` for `what`: over the limit, or out of
+// memory (defined in common.cpp, out of line: it is called from many kernels).
+Status out_of_memory(const char* what, int64_t bytes);
 
 }  // namespace osw

@@ -211,23 +211,23 @@ std::string shape_str(const TensorView& t) {
   std::string s = "(";
   for (int i = 0; i < t.rank; ++i) {
     if (i) s += ", ";
-    s += std::to_string(t.dims[i]);
+    s += int_text(t.dims[i]);
   }
   return s + ")";
 }
 
 Status check_dims(const char* name, const TensorView& t) {
   if (t.rank < 0 || t.rank > kMaxRank) {
-    return Status::Range(std::string(name) + ": rank must be at most " + std::to_string(kMaxRank) +
-                         ", got " + std::to_string(t.rank));
+    return Status::Range(std::string(name) + ": rank must be at most " + int_text(kMaxRank) +
+                         ", got " + int_text(t.rank));
   }
   // The product of the non-zero dims bounds every stride, so it must fit too even when
   // another dim is 0 and the tensor holds no element.
   int64_t n = 1;
   for (int i = 0; i < t.rank; ++i) {
     if (t.dims[i] < 0) {
-      return Status::Range(std::string(name) + ": dimension " + std::to_string(i) +
-                           " must not be negative, got " + std::to_string(t.dims[i]));
+      return Status::Range(std::string(name) + ": dimension " + int_text(i) +
+                           " must not be negative, got " + int_text(t.dims[i]));
     }
     if (t.dims[i] != 0 && !checked_mul(n, t.dims[i], &n)) {
       return Status::Range(std::string(name) + ": element count of shape " + shape_str(t) +
@@ -269,21 +269,21 @@ Status gridsample_output_shape(const TensorView& x, const TensorView& grid, Tens
   OSW_RETURN_IF_ERROR(check_dims("grid", grid));
   if (x.rank < 3) {
     return Status::Range("X: rank must be at least 3 (N, C and one or more spatial dimensions), got " +
-                         std::to_string(x.rank));
+                         int_text(x.rank));
   }
   const int r = x.rank - 2;
   if (grid.rank != x.rank) {
-    return Status::Range("grid: rank must be " + std::to_string(x.rank) +
+    return Status::Range("grid: rank must be " + int_text(x.rank) +
                          " (the rank of X: N, the output's spatial dimensions and r), got " +
-                         std::to_string(grid.rank));
+                         int_text(grid.rank));
   }
   if (grid.dims[0] != x.dims[0]) {
-    return Status::Range("grid: dimension 0 must be " + std::to_string(x.dims[0]) +
-                         " (the batch size N of X), got " + std::to_string(grid.dims[0]));
+    return Status::Range("grid: dimension 0 must be " + int_text(x.dims[0]) +
+                         " (the batch size N of X), got " + int_text(grid.dims[0]));
   }
   if (grid.dims[grid.rank - 1] != r) {
-    return Status::Range("grid: last dimension must be " + std::to_string(r) +
-                         " (the spatial rank of X), got " + std::to_string(grid.dims[grid.rank - 1]));
+    return Status::Range("grid: last dimension must be " + int_text(r) +
+                         " (the spatial rank of X), got " + int_text(grid.dims[grid.rank - 1]));
   }
   TensorView out;
   out.rank = x.rank;
@@ -320,11 +320,11 @@ Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x, const
   }
   if (static_cast<uint32_t>(attrs.mode) > 2u) {
     return Status::Range("mode: must be nearest, linear or cubic, got " +
-                         std::to_string(static_cast<int32_t>(attrs.mode)));
+                         int_text(static_cast<int32_t>(attrs.mode)));
   }
   if (static_cast<uint32_t>(attrs.padding) > 2u) {
     return Status::Range("padding_mode: must be zeros, border or reflection, got " +
-                         std::to_string(static_cast<int32_t>(attrs.padding)));
+                         int_text(static_cast<int32_t>(attrs.padding)));
   }
   TensorView expect;
   OSW_RETURN_IF_ERROR(gridsample_output_shape(x, grid, &expect));
@@ -340,7 +340,7 @@ Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x, const
   if (geo.in_size == 0 && attrs.padding != PaddingMode::Zeros) {
     int a = 0;
     while (geo.len[a] != 0) ++a;
-    return Status::Range("X: spatial dimension " + std::to_string(a + 2) +
+    return Status::Range("X: spatial dimension " + int_text(a + 2) +
                          " has length 0; padding_mode " +
                          (attrs.padding == PaddingMode::Border ? "border" : "reflection") +
                          " needs at least one pixel to sample");

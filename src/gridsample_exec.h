@@ -165,21 +165,11 @@ Off plan_location(const GridSampleAttrs& attrs, const Geometry& geo, const G* gv
 }
 
 // X has a spatial dimension of length 0 (only reached with zeros padding): no pixel
-// exists, every output is 0, or NaN where the grid vector has a NaN.
-template <typename T, typename G>
-void fill_empty_input(const Geometry& geo, const G* grid, T* y) {
-  using C = typename ElemTraits<T>::Compute;
-  const int r = geo.r;
-  for (int64_t n = 0; n < geo.n; ++n) {
-    for (int64_t j = 0; j < geo.out_size; ++j) {
-      const G* gv = grid + (n * geo.out_size + j) * r;
-      bool nan = false;
-      for (int a = 0; a < r; ++a) nan = nan || std::isnan(static_cast<double>(gv[a]));
-      const T v = ElemTraits<T>::store(nan ? std::numeric_limits<C>::quiet_NaN() : C(0));
-      for (int64_t c = 0; c < geo.c; ++c) y[(n * geo.c + c) * geo.out_size + j] = v;
-    }
-  }
-}
+// exists, every output is 0, or NaN where the grid vector has a NaN. Written as bytes (zero
+// and nan: the es bytes of T's 0 and of NaN stored as T; grid float64 or float32), so that
+// every element type shares one copy of the loop (gridsample_cold.cpp).
+void fill_empty_input(const Geometry& geo, const void* grid, bool grid_f64, size_t es,
+                      const void* zero, const void* nan, void* y);
 
 constexpr int64_t kMaxBlock = 256;          // output locations planned at a time
 constexpr int64_t kTableEntries = 16384;    // preferred cap on block * taps per location
@@ -503,7 +493,9 @@ Status run(const GridSampleAttrs& attrs, const Geometry& geo, const T* x, const 
            const gs::Tuning& tuning) {
   using C = typename ElemTraits<T>::Compute;
   if (geo.in_size == 0) {
-    fill_empty_input(geo, grid, y);
+    const T zero = ElemTraits<T>::store(C(0));
+    const T nan = ElemTraits<T>::store(std::numeric_limits<C>::quiet_NaN());
+    fill_empty_input(geo, grid, std::is_same<G, double>::value, sizeof(T), &zero, &nan, y);
     return Status::Ok();
   }
   if constexpr (std::is_same<T, float>::value) {

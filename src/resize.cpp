@@ -54,9 +54,9 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
   if (out_elems > 0) {
     for (int a = 0; a < rank; ++a)
       if (in_dims[a] == 0)
-        return Status::Range("X: axis " + std::to_string(a) +
+        return Status::Range("X: axis " + int_text(a) +
                              " has length 0, so there is nothing to resample into length " +
-                             std::to_string(plan->out_dims[a]));
+                             int_text(plan->out_dims[a]));
   }
   plan->n_passes = 0;
   // A new plan starts without the previous one's cached buffers.

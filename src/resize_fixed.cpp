@@ -16,6 +16,12 @@ FixedOptions& fixed_options() {
   return o;
 }
 
+// Code size matters as much as speed here (the download): the kernels, which do the work,
+// are compiled for speed and kept out of line; everything else (table building, the loops
+// over rows that call the kernels) for size.
+#define OSW_KERNEL __attribute__((noinline))
+#define OSW_DRIVER __attribute__((minsize))
+
 namespace {
 
 constexpr int kMaxBits = 8;    // narrow: s_h + s_v, so that sums below 255 * 2^8 fit 16 bits
@@ -35,7 +41,7 @@ int dyadic_bits(double w, int limit) {
 // Fraction bits of an axis's weights (-1: some weight is negative or not dyadic enough),
 // and whether every output's taps lie within `taps` consecutive inputs (the row cache of
 // the v pass relies on it).
-int axis_bits(const AxisPlan& ap, int limit) {
+OSW_DRIVER int axis_bits(const AxisPlan& ap, int limit) {
   int s = 0;
   for (int64_t o = 0; o < ap.out; ++o) {
     const int n = ap.count[o];
@@ -60,14 +66,14 @@ inline uint32_t round_shift(uint32_t s, int n) {
   return (s + (1u << (n - 1)) - 1u + ((s >> n) & 1u)) >> n;
 }
 
-int64_t product(const int64_t* d, int from, int to) {
+OSW_DRIVER int64_t product(const int64_t* d, int from, int to) {
   int64_t p = 1;
   for (int a = from; a < to; ++a) p *= d[a];
   return p;
 }
 
 // The narrow form (resize_fixed.h): returns whether it applies.
-bool build_narrow(const ResizePlan& plan, FixedCache* fc) {
+OSW_DRIVER bool build_narrow(const ResizePlan& plan, FixedCache* fc) {
   const int np = plan.n_passes;
   if (np < 1 || np > 2) return false;
   const int a0 = std::min(plan.order[0], plan.order[np - 1]);
@@ -172,7 +178,7 @@ bool build_narrow(const ResizePlan& plan, FixedCache* fc) {
 }
 
 // The wide form (resize_fixed.h): returns whether it applies.
-bool build_wide(const ResizePlan& plan, FixedCache* fc) {
+OSW_DRIVER bool build_wide(const ResizePlan& plan, FixedCache* fc) {
   const int np = plan.n_passes;
   if (np < 1 || np > 2) return false;
   fc->h = std::max(plan.order[0], plan.order[np - 1]);
@@ -226,23 +232,27 @@ inline v128_t round_shift_u16(v128_t s) {
 }
 #endif
 
+// Scalar loops stay scalar: the vector paths cover the bulk, and vectorised copies of the
+// tails would only add code.
+#define OSW_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
+
 // h's pass on one input row xr (in * c bytes): out * c lanes into yr, as uint16 sums
-// (kFinal false) or as uint8 rounded by 2^7 (kFinal true). KC: the taps when known.
-template <bool kFinal, int KC>
-void h_row(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr) {
-  const int K = KC > 0 ? KC : fc.kh;
+// (final false) or as uint8 rounded by 2^7 (final true).
+OSW_KERNEL void h_row(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr, bool final) {
+  const int K = fc.kh;
   const int64_t c = fc.c, lanes = ap.out * c;
   uint16_t* y16 = static_cast<uint16_t*>(yr);
   uint8_t* y8 = static_cast<uint8_t*>(yr);
-  auto put = [&](int64_t lane, uint32_t s) {
-    if constexpr (kFinal) y8[lane] = static_cast<uint8_t>(round_shift(s, 7));
+  auto put = [&](int64_t lane) {
+    const uint32_t s = h_lane(fc, ap, xr, lane);
+    if (final) y8[lane] = static_cast<uint8_t>(round_shift(s, 7));
     else y16[lane] = static_cast<uint16_t>(s);
   };
   int64_t done = 0;
 #if OSW_HAVE_SIMD
-  const v128_t sixteen = wasm_i8x16_splat(16);
+  const v128_t sixteen = wasm_i8x16_splat(16), zero = wasm_i16x8_splat(0);
   auto emit = [&](int64_t lane, v128_t a0, v128_t a1) {
-    if constexpr (kFinal) {
+    if (final) {
       wasm_v128_store(y8 + lane, wasm_u8x16_narrow_i16x8(round_shift_u16<7>(a0), round_shift_u16<7>(a1)));
     } else {
       wasm_v128_store(y16 + lane, a0);
@@ -253,29 +263,23 @@ void h_row(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr
     for (int64_t b = 0; b < fc.blocks; ++b) {
       const int32_t base = fc.blk_base[b];
       if (base < 0) {
-        for (int64_t l = b * 16; l < b * 16 + 16; ++l) put(l, h_lane(fc, ap, xr, l));
+        OSW_SCALAR_LOOP
+        for (int64_t l = b * 16; l < b * 16 + 16; ++l) put(l);
         continue;
       }
       const uint8_t* m = &fc.blk_mask[b * K * 16];
       const uint8_t* w = &fc.blk_w[b * K * 16];
       const v128_t lo = wasm_v128_load(xr + base);
-      v128_t a0 = wasm_i16x8_splat(0), a1 = a0;
-      if (fc.blk_wide[b]) {
-        const v128_t hi = wasm_v128_load(xr + base + 16);
-        for (int k = 0; k < K; ++k) {
-          const v128_t mk = wasm_v128_load(m + 16 * k), wk = wasm_v128_load(w + 16 * k);
-          const v128_t v = wasm_v128_or(wasm_i8x16_swizzle(lo, mk),
-                                        wasm_i8x16_swizzle(hi, wasm_i8x16_sub(mk, sixteen)));
-          a0 = wasm_i16x8_add(a0, wasm_u16x8_extmul_low_u8x16(v, wk));
-          a1 = wasm_i16x8_add(a1, wasm_u16x8_extmul_high_u8x16(v, wk));
-        }
-      } else {
-        for (int k = 0; k < K; ++k) {
-          const v128_t wk = wasm_v128_load(w + 16 * k);
-          const v128_t v = wasm_i8x16_swizzle(lo, wasm_v128_load(m + 16 * k));
-          a0 = wasm_i16x8_add(a0, wasm_u16x8_extmul_low_u8x16(v, wk));
-          a1 = wasm_i16x8_add(a1, wasm_u16x8_extmul_high_u8x16(v, wk));
-        }
+      const bool wide = fc.blk_wide[b] != 0;
+      // A 16-byte window's indices are below 16, so the second shuffle adds nothing.
+      const v128_t hi = wide ? wasm_v128_load(xr + base + 16) : zero;
+      v128_t a0 = zero, a1 = zero;
+      for (int k = 0; k < K; ++k) {
+        const v128_t mk = wasm_v128_load(m + 16 * k), wk = wasm_v128_load(w + 16 * k);
+        v128_t v = wasm_i8x16_swizzle(lo, mk);
+        if (wide) v = wasm_v128_or(v, wasm_i8x16_swizzle(hi, wasm_i8x16_sub(mk, sixteen)));
+        a0 = wasm_i16x8_add(a0, wasm_u16x8_extmul_low_u8x16(v, wk));
+        a1 = wasm_i16x8_add(a1, wasm_u16x8_extmul_high_u8x16(v, wk));
       }
       emit(b * 16, a0, a1);
     }
@@ -288,7 +292,7 @@ void h_row(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr
       const int32_t* idx = &ap.index[o * K];
       int64_t j = 0;
       for (; j + 16 <= c; j += 16) {
-        v128_t a0 = wasm_i16x8_splat(0), a1 = a0;
+        v128_t a0 = zero, a1 = zero;
         for (int k = 0; k < n; ++k) {
           const v128_t v = wasm_v128_load(xr + int64_t(idx[k]) * c + j);
           const v128_t wk = wasm_i8x16_splat(static_cast<int8_t>(wo[k]));
@@ -297,30 +301,25 @@ void h_row(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr
         }
         emit(o * c + j, a0, a1);
       }
-      for (; j < c; ++j) put(o * c + j, h_lane(fc, ap, xr, o * c + j));
+      OSW_SCALAR_LOOP
+      for (; j < c; ++j) put(o * c + j);
     }
     done = lanes;
   }
 #endif
-  for (int64_t l = done; l < lanes; ++l) put(l, h_lane(fc, ap, xr, l));
-}
-
-template <bool kFinal>
-void h_row_k(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr) {
-  if (fc.kh == 2) h_row<kFinal, 2>(fc, ap, xr, yr);
-  else h_row<kFinal, 0>(fc, ap, xr, yr);
+  OSW_SCALAR_LOOP
+  for (int64_t l = done; l < lanes; ++l) put(l);
 }
 
 // v's pass: n rows of R (uint8 from X, or uint16 sums from h's pass) blended with integer
 // weights w into len bytes of Y, rounded by 2^8. n == 0 writes zeros (an output outside a
 // crop box, filled later).
-template <typename R, int KC>
-void v_row(const R* const* rows, const uint16_t* w, int n, uint8_t* out, int64_t len) {
+template <typename R>
+OSW_KERNEL void v_row(const R* const* rows, const uint16_t* w, int n, uint8_t* out, int64_t len) {
   if (n == 0) {
     std::memset(out, 0, size_t(len));
     return;
   }
-  if (KC > 0) n = KC;
   int64_t j = 0;
 #if OSW_HAVE_SIMD
   for (; j + 16 <= len; j += 16) {
@@ -343,6 +342,7 @@ void v_row(const R* const* rows, const uint16_t* w, int n, uint8_t* out, int64_t
                                                      round_shift_u16<kMaxBits>(a1)));
   }
 #endif
+  OSW_SCALAR_LOOP
   for (; j < len; ++j) {
     uint32_t acc = 0;
     for (int k = 0; k < n; ++k) acc += uint32_t(w[k]) * rows[k][j];
@@ -350,15 +350,9 @@ void v_row(const R* const* rows, const uint16_t* w, int n, uint8_t* out, int64_t
   }
 }
 
-template <typename R>
-void v_row_k(const R* const* rows, const uint16_t* w, int n, uint8_t* out, int64_t len) {
-  if (n == 2) v_row<R, 2>(rows, w, n, out, len);
-  else v_row<R, 0>(rows, w, n, out, len);
-}
-
 // The wide form's v pass: n rows of X blended with byte weights w into len uint16 sums
 // (below 255 * 2^7, so they are also int16). n == 0 writes zeros (an output outside a crop box, filled later).
-void v_row_sums(const uint8_t* const* rows, const uint8_t* w, int n, uint16_t* out, int64_t len) {
+OSW_KERNEL void v_row_sums(const uint8_t* const* rows, const uint8_t* w, int n, uint16_t* out, int64_t len) {
   int64_t j = 0;
 #if OSW_HAVE_SIMD
   for (; j + 16 <= len; j += 16) {
@@ -372,6 +366,7 @@ void v_row_sums(const uint8_t* const* rows, const uint8_t* w, int n, uint16_t* o
     wasm_v128_store(out + j + 8, a1);
   }
 #endif
+  OSW_SCALAR_LOOP
   for (; j < len; ++j) {
     uint32_t acc = 0;
     for (int k = 0; k < n; ++k) acc += uint32_t(w[k]) * rows[k][j];
@@ -382,7 +377,7 @@ void v_row_sums(const uint8_t* const* rows, const uint8_t* w, int n, uint16_t* o
 // The wide form's h pass on one row t of uint16 sums (in * c of them, c a multiple of 4,
 // each below 2^15): 4 elements of one output at a time, two taps per i32x4.dot_i16x8,
 // rounded by 2^16 into Y.
-void h_row_wide(const FixedCache& fc, const AxisPlan& ap, const uint16_t* t, uint8_t* y) {
+OSW_KERNEL void h_row_wide(const FixedCache& fc, const AxisPlan& ap, const uint16_t* t, uint8_t* y) {
   const int64_t c = fc.c;
   const int K = fc.kh, P = (K + 1) / 2;
   for (int64_t o = 0; o < ap.out; ++o) {
@@ -416,7 +411,7 @@ void h_row_wide(const FixedCache& fc, const AxisPlan& ap, const uint16_t* t, uin
 }
 
 // The wide form: v's pass first (rows of X into uint16 sums), then h's pass into Y.
-bool run_wide(const ResizePlan& plan, const FixedCache& fc, const uint8_t* x, uint8_t* y, Status* st) {
+OSW_DRIVER bool run_wide(const ResizePlan& plan, const FixedCache& fc, const uint8_t* x, uint8_t* y, Status* st) {
   const int64_t* d = plan.in_dims;
   const AxisPlan& ph = plan.axis[fc.h];
   const int64_t in_row = ph.in * fc.c, out_row = ph.out * fc.c;
@@ -456,7 +451,7 @@ bool run_wide(const ResizePlan& plan, const FixedCache& fc, const uint8_t* x, ui
 
 }  // namespace
 
-bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, Status* st) {
+OSW_DRIVER bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, Status* st) {
   FixedCache& fc = plan.fixed;
   if (fixed_options().disable) return false;
   if (fc.state == 0) {
@@ -475,7 +470,7 @@ bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, Statu
     // h alone: each row of X straight to Y.
     const AxisPlan& ap = plan.axis[fc.h];
     const int64_t rows = product(d, 0, fc.h), in_row = ap.in * fc.c, out_row = ap.out * fc.c;
-    for (int64_t r = 0; r < rows; ++r) h_row_k<true>(fc, ap, x + r * in_row, y + r * out_row);
+    for (int64_t r = 0; r < rows; ++r) h_row(fc, ap, x + r * in_row, y + r * out_row, true);
     return true;
   }
   const AxisPlan& pv = plan.axis[fc.v];
@@ -492,7 +487,7 @@ bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, Statu
       for (int64_t o = 0; o < pv.out; ++o) {
         const int n = pv.count[o];
         for (int k = 0; k < n; ++k) rows8[k] = sp + int64_t(pv.index[o * K + k]) * block;
-        v_row_k<uint8_t>(rows8, &fc.wv[o * K], n, yp + o * block, block);
+        v_row<uint8_t>(rows8, &fc.wv[o * K], n, yp + o * block, block);
       }
     }
     return true;
@@ -520,12 +515,12 @@ bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, Statu
         uint16_t* dst = cache + slot * block_out;
         if (tag[slot] != row) {
           for (int64_t q = 0; q < outer_h; ++q)
-            h_row_k<false>(fc, ph, sp + row * block_in + q * in_row, dst + q * out_row);
+            h_row(fc, ph, sp + row * block_in + q * in_row, dst + q * out_row, false);
           tag[slot] = row;
         }
         rows16[k] = dst;
       }
-      v_row_k<uint16_t>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
+      v_row<uint16_t>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
     }
   }
   return true;

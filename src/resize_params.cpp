@@ -8,12 +8,6 @@ namespace osw {
 
 namespace {
 
-std::string num(double v) {
-  char buf[64];
-  snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
 // Largest output length of one axis: indices are int32 in the plans.
 constexpr int64_t kMaxAxisLength = (int64_t(1) << 31) - 1;
 
@@ -22,13 +16,13 @@ constexpr int64_t kMaxAxisLength = (int64_t(1) << 31) - 1;
 Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int rank,
                        const int64_t* in_dims, ResizeGeometry* geo) {
   if (rank < 1 || rank > kMaxRank)
-    return Status::Range("X: rank must be in [1, " + std::to_string(kMaxRank) + "], got " +
-                         std::to_string(rank));
+    return Status::Range("X: rank must be in [1, " + int_text(kMaxRank) + "], got " +
+                         int_text(rank));
   geo->rank = rank;
   for (int i = 0; i < rank; ++i) {
-    if (in_dims[i] < 0) return Status::Range("X: dimension " + std::to_string(i) + " is negative");
+    if (in_dims[i] < 0) return Status::Range("X: dimension " + int_text(i) + " is negative");
     if (in_dims[i] > kMaxAxisLength)
-      return Status::Range("X: dimension " + std::to_string(i) + " exceeds 2^31-1");
+      return Status::Range("X: dimension " + int_text(i) + " exceeds 2^31-1");
     AxisGeometry& g = geo->axis[i];
     g = AxisGeometry();
     g.in = in_dims[i];
@@ -41,15 +35,15 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
   if (in.has_axes) {
     n = in.n_axes;
     if (n < 1 || n > rank)
-      return Status::Range("axes: must list between 1 and " + std::to_string(rank) +
-                           " axes, got " + std::to_string(n));
+      return Status::Range("axes: must list between 1 and " + int_text(rank) +
+                           " axes, got " + int_text(n));
     bool seen[kMaxRank] = {};
     for (int j = 0; j < n; ++j) {
       int32_t a = in.axes[j];
       if (a < 0 || a >= rank)
-        return Status::Range("axes: axis " + std::to_string(a) + " is out of range for rank " +
-                             std::to_string(rank));
-      if (seen[a]) return Status::Range("axes: axis " + std::to_string(a) + " is repeated");
+        return Status::Range("axes: axis " + int_text(a) + " is out of range for rank " +
+                             int_text(rank));
+      if (seen[a]) return Status::Range("axes: axis " + int_text(a) + " is repeated");
       seen[a] = true;
       axes[j] = a;
     }
@@ -65,8 +59,8 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
     for (int j = 0; j < n; ++j) {
       double s = in.roi[j], e = in.roi[n + j];
       if (!std::isfinite(s) || !std::isfinite(e))
-        return Status::Range("roi: values must be finite, got [" + num(s) + ", " + num(e) +
-                             "] for axis " + std::to_string(axes[j]));
+        return Status::Range("roi: values must be finite, got [" + num_text(s) + ", " + num_text(e) +
+                             "] for axis " + int_text(axes[j]));
       geo->axis[axes[j]].roi_start = s;
       geo->axis[axes[j]].roi_end = e;
     }
@@ -77,7 +71,7 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
       double s = in.scales[j];
       if (!(s > 0.0) || !std::isfinite(s))
         return Status::Range("scales: every scale must be finite and greater than 0, got " +
-                             num(s) + " for axis " + std::to_string(axes[j]));
+                             num_text(s) + " for axis " + int_text(axes[j]));
       AxisGeometry& g = geo->axis[axes[j]];
       g.scale_num = s;
       g.scale_den = 1.0;
@@ -87,8 +81,8 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
                      ? std::floor(static_cast<double>(static_cast<float>(s) * static_cast<float>(g.in)))
                      : std::floor(static_cast<double>(g.in) * s);
       if (!(o <= static_cast<double>(kMaxAxisLength)))  // NaN too (compat: inf * 0)
-        return Status::Range("scales: output length " + num(o) + " of axis " +
-                             std::to_string(axes[j]) + " exceeds 2^31-1");
+        return Status::Range("scales: output length " + num_text(o) + " of axis " +
+                             int_text(axes[j]) + " exceeds 2^31-1");
       g.out = static_cast<int64_t>(o);
     }
     return Status::Ok();
@@ -97,11 +91,11 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
   // sizes
   for (int j = 0; j < n; ++j) {
     if (in.sizes[j] < 0)
-      return Status::Range("sizes: must be non-negative, got " + std::to_string(in.sizes[j]) +
-                           " for axis " + std::to_string(axes[j]));
+      return Status::Range("sizes: must be non-negative, got " + int_text(in.sizes[j]) +
+                           " for axis " + int_text(axes[j]));
     if (in.sizes[j] > kMaxAxisLength)
-      return Status::Range("sizes: " + std::to_string(in.sizes[j]) + " for axis " +
-                           std::to_string(axes[j]) + " exceeds 2^31-1");
+      return Status::Range("sizes: " + int_text(in.sizes[j]) + " for axis " +
+                           int_text(axes[j]) + " exceeds 2^31-1");
   }
   if (attrs.compat == Compat::OnnxRuntime) {
     // ONNX Runtime: float32 ratios f32(out) / f32(in); with a policy, their min or max, and
@@ -124,7 +118,7 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
         g.scale_num = have ? chosen : 1.0f;
         const double o = std::round(static_cast<float>(g.scale_num) * static_cast<float>(g.in));
         if (!(o <= static_cast<double>(kMaxAxisLength)))
-          return Status::Range("sizes: output length of axis " + std::to_string(axes[j]) +
+          return Status::Range("sizes: output length of axis " + int_text(axes[j]) +
                                " exceeds 2^31-1");
         g.out = static_cast<int64_t>(o);
       }
@@ -170,7 +164,7 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
     g.scale_den = sden;
     double o = std::floor(scale * static_cast<double>(g.in) + 0.5);
     if (!(o <= static_cast<double>(kMaxAxisLength)))
-      return Status::Range("sizes: output length of axis " + std::to_string(axes[j]) +
+      return Status::Range("sizes: output length of axis " + int_text(axes[j]) +
                            " exceeds 2^31-1");
     g.out = static_cast<int64_t>(o);
   }

@@ -274,7 +274,7 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
   // filter's own support cannot have more distinct taps than the input has, but the
   // tables still hold the whole window, so bound it.
   if (kt > 1e8)
-    return Status::Range("scales: scale " + std::to_string(scale) +
+    return Status::Range("scales: scale " + num_text(scale) +
                          " makes an antialias filter window too large");
   const int K = static_cast<int>(kt);
   p->taps = K;
