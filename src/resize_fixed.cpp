@@ -237,9 +237,11 @@ inline v128_t round_shift_u16(v128_t s) {
 #define OSW_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
 
 // h's pass on one input row xr (in * c bytes): out * c lanes into yr, as uint16 sums
-// (final false) or as uint8 rounded by 2^7 (final true).
+// (final false) or as uint8 rounded by 2^7 (final true). KC: the taps, when known (2, the
+// common linear case, unrolls the shuffle loop).
+template <int KC>
 OSW_KERNEL void h_row(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr, bool final) {
-  const int K = fc.kh;
+  const int K = KC > 0 ? KC : fc.kh;
   const int64_t c = fc.c, lanes = ap.out * c;
   uint16_t* y16 = static_cast<uint16_t*>(yr);
   uint8_t* y8 = static_cast<uint8_t*>(yr);
@@ -270,16 +272,23 @@ OSW_KERNEL void h_row(const FixedCache& fc, const AxisPlan& ap, const uint8_t* x
       const uint8_t* m = &fc.blk_mask[b * K * 16];
       const uint8_t* w = &fc.blk_w[b * K * 16];
       const v128_t lo = wasm_v128_load(xr + base);
-      const bool wide = fc.blk_wide[b] != 0;
-      // A 16-byte window's indices are below 16, so the second shuffle adds nothing.
-      const v128_t hi = wide ? wasm_v128_load(xr + base + 16) : zero;
       v128_t a0 = zero, a1 = zero;
-      for (int k = 0; k < K; ++k) {
-        const v128_t mk = wasm_v128_load(m + 16 * k), wk = wasm_v128_load(w + 16 * k);
-        v128_t v = wasm_i8x16_swizzle(lo, mk);
-        if (wide) v = wasm_v128_or(v, wasm_i8x16_swizzle(hi, wasm_i8x16_sub(mk, sixteen)));
-        a0 = wasm_i16x8_add(a0, wasm_u16x8_extmul_low_u8x16(v, wk));
-        a1 = wasm_i16x8_add(a1, wasm_u16x8_extmul_high_u8x16(v, wk));
+      if (fc.blk_wide[b]) {
+        const v128_t hi = wasm_v128_load(xr + base + 16);
+        for (int k = 0; k < K; ++k) {
+          const v128_t mk = wasm_v128_load(m + 16 * k), wk = wasm_v128_load(w + 16 * k);
+          const v128_t v = wasm_v128_or(wasm_i8x16_swizzle(lo, mk),
+                                        wasm_i8x16_swizzle(hi, wasm_i8x16_sub(mk, sixteen)));
+          a0 = wasm_i16x8_add(a0, wasm_u16x8_extmul_low_u8x16(v, wk));
+          a1 = wasm_i16x8_add(a1, wasm_u16x8_extmul_high_u8x16(v, wk));
+        }
+      } else {
+        for (int k = 0; k < K; ++k) {
+          const v128_t wk = wasm_v128_load(w + 16 * k);
+          const v128_t v = wasm_i8x16_swizzle(lo, wasm_v128_load(m + 16 * k));
+          a0 = wasm_i16x8_add(a0, wasm_u16x8_extmul_low_u8x16(v, wk));
+          a1 = wasm_i16x8_add(a1, wasm_u16x8_extmul_high_u8x16(v, wk));
+        }
       }
       emit(b * 16, a0, a1);
     }
@@ -311,15 +320,21 @@ OSW_KERNEL void h_row(const FixedCache& fc, const AxisPlan& ap, const uint8_t* x
   for (int64_t l = done; l < lanes; ++l) put(l);
 }
 
+void h_row_k(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr, bool final) {
+  if (fc.kh == 2) h_row<2>(fc, ap, xr, yr, final);
+  else h_row<0>(fc, ap, xr, yr, final);
+}
+
 // v's pass: n rows of R (uint8 from X, or uint16 sums from h's pass) blended with integer
 // weights w into len bytes of Y, rounded by 2^8. n == 0 writes zeros (an output outside a
-// crop box, filled later).
-template <typename R>
+// crop box, filled later). KC: n when known (2: linear, unrolled).
+template <typename R, int KC>
 OSW_KERNEL void v_row(const R* const* rows, const uint16_t* w, int n, uint8_t* out, int64_t len) {
   if (n == 0) {
     std::memset(out, 0, size_t(len));
     return;
   }
+  if (KC > 0) n = KC;
   int64_t j = 0;
 #if OSW_HAVE_SIMD
   for (; j + 16 <= len; j += 16) {
@@ -470,7 +485,7 @@ OSW_DRIVER bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_
     // h alone: each row of X straight to Y.
     const AxisPlan& ap = plan.axis[fc.h];
     const int64_t rows = product(d, 0, fc.h), in_row = ap.in * fc.c, out_row = ap.out * fc.c;
-    for (int64_t r = 0; r < rows; ++r) h_row(fc, ap, x + r * in_row, y + r * out_row, true);
+    for (int64_t r = 0; r < rows; ++r) h_row_k(fc, ap, x + r * in_row, y + r * out_row, true);
     return true;
   }
   const AxisPlan& pv = plan.axis[fc.v];
@@ -487,7 +502,7 @@ OSW_DRIVER bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_
       for (int64_t o = 0; o < pv.out; ++o) {
         const int n = pv.count[o];
         for (int k = 0; k < n; ++k) rows8[k] = sp + int64_t(pv.index[o * K + k]) * block;
-        v_row<uint8_t>(rows8, &fc.wv[o * K], n, yp + o * block, block);
+        v_row<uint8_t, 0>(rows8, &fc.wv[o * K], n, yp + o * block, block);
       }
     }
     return true;
@@ -515,12 +530,13 @@ OSW_DRIVER bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_
         uint16_t* dst = cache + slot * block_out;
         if (tag[slot] != row) {
           for (int64_t q = 0; q < outer_h; ++q)
-            h_row(fc, ph, sp + row * block_in + q * in_row, dst + q * out_row, false);
+            h_row_k(fc, ph, sp + row * block_in + q * in_row, dst + q * out_row, false);
           tag[slot] = row;
         }
         rows16[k] = dst;
       }
-      v_row<uint16_t>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
+      if (n == 2) v_row<uint16_t, 2>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
+      else v_row<uint16_t, 0>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
     }
   }
   return true;
