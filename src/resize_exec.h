@@ -136,8 +136,8 @@ Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64
 // intermediate tensor between the two passes never exists, and h's pass sees several rows
 // (the 4-row transposed kernel applies when h is innermost). Same arithmetic as the two
 // whole passes: blend_rows_into computes each element as resize_pass does.
-template <typename T, typename F>
-Status stream_outer_then_inner(const ResizePlan& plan, const F* src, T* y, const int64_t* cur,
+template <typename T, typename F, typename Tin>
+Status stream_outer_then_inner(const ResizePlan& plan, const Tin* src, T* y, const int64_t* cur,
                                int v, int h) {
   constexpr int64_t kGroup = 4;
   const AxisPlan& pv = plan.axis[v];
@@ -152,10 +152,10 @@ Status stream_outer_then_inner(const ResizePlan& plan, const F* src, T* y, const
   const int K = pv.taps;
   const F* wv = weights_of<F>(pv);
   const F* wh = weights_of<F>(ph);
-  const F* rows[kMaxStreamTaps];
+  const Tin* rows[kMaxStreamTaps];
   if (K > kMaxStreamTaps) return Status::Range("resize: filter too wide to stream");
   for (int64_t p = 0; p < outer_v; ++p) {
-    const F* sp = src + p * pv.in * block_in;
+    const Tin* sp = src + p * pv.in * block_in;
     T* yp = y + p * pv.out * block_out;
     for (int64_t o0 = 0; o0 < pv.out; o0 += kGroup) {
       const int64_t g = std::min(kGroup, pv.out - o0);
@@ -193,14 +193,13 @@ Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
   const bool fuse_a = np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
                       plan.axis[plan.order[np - 1]].taps <= kMaxStreamTaps;
   // The other order (an outer axis, then one inside it, as H then W when downsampling):
-  // streamed in groups of rows when the pair reads F (a whole intermediate, or float X)
-  // and a group of rows fits a small buffer.
+  // streamed in groups of rows (read from X itself, or from a whole intermediate) when a
+  // group of rows fits a small buffer.
   bool fuse_b = false;
   int64_t pair_block = 1;  // elements after the pair's outer axis, before its inner pass
   // (float32 and uint8 only: the other types keep the two whole passes, and less code.)
   if (kResizeHotType<T> && !fuse_a && np >= 2 && plan.order[np - 2] < plan.order[np - 1] &&
-      plan.axis[plan.order[np - 2]].taps <= kMaxStreamTaps &&
-      (np > 2 || std::is_same<T, F>::value)) {
+      plan.axis[plan.order[np - 2]].taps <= kMaxStreamTaps) {
     int64_t d[kMaxRank];
     for (int a = 0; a < rank; ++a) d[a] = cur[a];
     for (int i = 0; i < np - 2; ++i) d[plan.order[i]] = plan.out_dims[plan.order[i]];
@@ -265,9 +264,7 @@ Status interpolate(const ResizePlan& plan, const T* x, Tout* y) {
   if constexpr (kResizeHotType<T>) {
     if (fuse_b) {
       const int v = plan.order[np - 2], h = plan.order[np - 1];
-      if constexpr (std::is_same<T, F>::value) {
-        if (plain == 0) return stream_outer_then_inner<Tout, F>(plan, x, y, cur, v, h);
-      }
+      if (plain == 0) return stream_outer_then_inner<Tout, F>(plan, x, y, cur, v, h);
       return stream_outer_then_inner<Tout, F>(plan, buf[(plain - 1) % 2], y, cur, v, h);
     }
   }

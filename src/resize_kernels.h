@@ -338,28 +338,30 @@ inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer,
   return true;
 }
 
-// Rows in the compute type F blended into a row of T: out[j] = sum_k w[k] * rows[k][j] for
-// j < len (the outer pass of the streamed pair, see stream_last_two). n == 0 writes zeros
-// (outside the crop box: filled later). Every element is computed as the scalar loop does
-// (tap 0's product, then the others in order); uint8 output stores 16 lanes at a time.
-template <typename T, typename F>
-void blend_rows_into(const F* const* rows, const F* w, int n, T* out, int64_t len) {
+// Rows of Tin (the compute type F, or X's own type) blended into a row of T:
+// out[j] = sum_k w[k] * rows[k][j] for j < len (the outer pass of a streamed pair, see
+// stream_last_two and stream_outer_then_inner). n == 0 writes zeros (outside the crop box:
+// filled later). Every element is computed as the scalar loop does (tap 0's product, then
+// the others in order); uint8 output stores 16 lanes at a time.
+template <typename T, typename F, typename Tin>
+void blend_rows_into(const Tin* const* rows, const F* w, int n, T* out, int64_t len) {
   if (n == 0) {
     std::memset(static_cast<void*>(out), 0, sizeof(T) * len);
     return;
   }
   int64_t j = 0;
 #if OSW_HAVE_SIMD
-  if constexpr (Lanes<T, F>::kOk) {
+  if constexpr (Lanes<T, F>::kOk && Lanes<Tin, F>::kOk) {
     using VF = Vec<F>;
+    using LI = Lanes<Tin, F>;
     constexpr int L = VF::kLanes;
     const typename VF::V w0 = VF::splat(w[0]);
     if constexpr (std::is_same<T, uint8_t>::value && std::is_same<F, float>::value) {
       // 16 outputs per step: four float vectors, rounded half to even, narrowed with
       // saturation (int32 -> int16 -> uint8, as Lanes<uint8_t, float>::store does).
       auto sum = [&](int64_t at) {
-        v128_t acc = VF::mul(w0, VF::load(rows[0] + at));
-        for (int k = 1; k < n; ++k) acc = VF::madd(acc, VF::splat(w[k]), VF::load(rows[k] + at));
+        v128_t acc = VF::mul(w0, LI::load(rows[0] + at));
+        for (int k = 1; k < n; ++k) acc = VF::madd(acc, VF::splat(w[k]), LI::load(rows[k] + at));
         return wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(acc));
       };
       for (; j + 16 <= len; j += 16) {
@@ -371,19 +373,19 @@ void blend_rows_into(const F* const* rows, const F* w, int n, T* out, int64_t le
     if (n == 2) {
       const typename VF::V w1 = VF::splat(w[1]);
       for (; j + L <= len; j += L)
-        Lanes<T, F>::store(out + j, VF::madd(VF::mul(w0, VF::load(rows[0] + j)), w1, VF::load(rows[1] + j)));
+        Lanes<T, F>::store(out + j, VF::madd(VF::mul(w0, LI::load(rows[0] + j)), w1, LI::load(rows[1] + j)));
     } else {
       for (; j + L <= len; j += L) {
-        typename VF::V acc = VF::mul(w0, VF::load(rows[0] + j));
-        for (int k = 1; k < n; ++k) acc = VF::madd(acc, VF::splat(w[k]), VF::load(rows[k] + j));
+        typename VF::V acc = VF::mul(w0, LI::load(rows[0] + j));
+        for (int k = 1; k < n; ++k) acc = VF::madd(acc, VF::splat(w[k]), LI::load(rows[k] + j));
         Lanes<T, F>::store(out + j, acc);
       }
     }
   }
 #endif
   for (; j < len; ++j) {
-    F acc = w[0] * rows[0][j];
-    for (int k = 1; k < n; ++k) acc += w[k] * rows[k][j];
+    F acc = w[0] * widen<F>(rows[0][j]);
+    for (int k = 1; k < n; ++k) acc += w[k] * widen<F>(rows[k][j]);
     out[j] = narrow<T>(acc);
   }
 }
@@ -408,9 +410,11 @@ void widen_row(const T* x, F* y, int64_t len) {
   for (; j < len; ++j) y[j] = widen<F>(x[j]);
 }
 
-// The pass the executor uses: SIMD where the types allow, scalar otherwise.
+// The pass the executor uses: SIMD where the types allow, scalar otherwise. Kept out of
+// line: its callers run it on whole rows or tensors, and one copy per type pair keeps the
+// download small.
 template <typename Tin, typename Tout, typename F>
-inline void resize_pass(const Tin* x, Tout* y, int64_t outer, int64_t inner,
+__attribute__((noinline)) void resize_pass(const Tin* x, Tout* y, int64_t outer, int64_t inner,
                         const AxisPlan& plan, const F* weights) {
 #if OSW_HAVE_SIMD
   if constexpr (std::is_same<Tin, float>::value && std::is_same<Tout, float>::value &&

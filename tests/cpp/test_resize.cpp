@@ -10,6 +10,7 @@
 
 #include "reference_resize.h"
 #include "resize.h"
+#include "resize_fixed.h"
 #include "resize_kernels.h"
 #include "test_rng.h"
 
@@ -551,7 +552,39 @@ void blend_matches_scalar(uint64_t seed) {
     REQUIRE(std::memcmp(got.data(), want.data(), sizeof(T) * size_t(len)) == 0);
   }
 }
+
+// Rows of uint8 (X itself, streamed by stream_outer_then_inner) blended into T.
+template <typename T>
+void blend_u8_rows_matches_scalar(uint64_t seed) {
+  Rng r(seed);
+  for (int c = 0; c < 300; ++c) {
+    const int n = int(r.range(0, 4));
+    const int64_t len = r.range(0, 70);
+    std::vector<std::vector<uint8_t>> rows(4, std::vector<uint8_t>(size_t(len) + 1));
+    const uint8_t* rp[4];
+    float w[4];
+    for (int k = 0; k < 4; ++k) {
+      for (uint8_t& v : rows[k]) v = uint8_t(r.range(0, 255));
+      rp[k] = rows[k].data();
+      w[k] = float(r.pick({0.25, 0.75, 0.5, 1.0, -0.125, 1.125, 0.3}));
+    }
+    std::vector<T> got(static_cast<size_t>(len) + 1), want(static_cast<size_t>(len) + 1);
+    blend_rows_into<T, float>(rp, w, n, got.data(), len);
+    for (int64_t j = 0; j < len; ++j) {
+      float acc = n > 0 ? w[0] * float(rp[0][j]) : 0.0f;
+      for (int k = 1; k < n; ++k) acc += w[k] * float(rp[k][j]);
+      want[size_t(j)] = n > 0 ? narrow<T>(acc) : T(0);
+    }
+    INFO("case " << c << " n " << n << " len " << len);
+    REQUIRE(std::memcmp(got.data(), want.data(), sizeof(T) * size_t(len)) == 0);
+  }
+}
 }  // namespace
+
+TEST_CASE("resize kernel: uint8 rows blended into float or uint8 equal the scalar loop") {
+  blend_u8_rows_matches_scalar<float>(75);
+  blend_u8_rows_matches_scalar<uint8_t>(76);
+}
 
 TEST_CASE("resize kernel: row blending (16-lane uint8 stores included) equals the scalar loop") {
   blend_matches_scalar<uint8_t>(71);
@@ -733,4 +766,79 @@ TEST_CASE("resize plan: regressions from the property tests") {
     REQUIRE(build_axis_plan(e, far, &p).ok());
     CHECK(std::isnan(p.weight[4 * p.taps]));
   }
+}
+
+// uint8 on the float path (the fixed-point path off), any pass order: the streamed pairs
+// (rows of X blended in groups, stream_outer_then_inner; or cached rows, stream_last_two)
+// must give exactly what the plan's passes give one after the other as whole scalar passes.
+TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the plan's order") {
+  struct Off {
+    ~Off() { fixed_options() = FixedOptions(); }
+  } restore;
+  fixed_options().disable = true;
+  Rng r(0xB17E5);
+  int pairs = 0, outer_first = 0;
+  for (int c = 0; c < 300; ++c) {
+    ResizeAttrs at;
+    at.mode = r.pick({ResizeMode::Linear, ResizeMode::Cubic});
+    at.coord = r.pick({CoordMode::HalfPixel, CoordMode::AlignCorners, CoordMode::Asymmetric,
+                       CoordMode::PytorchHalfPixel});
+    at.antialias = r.coin();
+    const int rank = int(r.range(2, 4));
+    int64_t dims[kMaxRank];
+    for (int a = 0; a < rank; ++a) dims[a] = r.pick<int64_t>({1, 3, 4, 7, 12, 19, 33});
+    ResizeInputs in;
+    in.has_sizes = true;
+    for (int a = 0; a < rank; ++a)
+      in.sizes[a] = r.coin() ? dims[a] : r.pick<int64_t>({1, 2, dims[a] / 2 + 1, dims[a] * 2 / 3 + 1, dims[a] + 3, dims[a] * 2});
+    ResizePlan plan;
+    if (!resize_plan(at, in, rank, dims, &plan).ok()) continue;
+    int64_t n = 1, m = 1;
+    for (int a = 0; a < rank; ++a) {
+      n *= dims[a];
+      m *= plan.out_dims[a];
+    }
+    if (m == 0) continue;
+    std::vector<uint8_t> x(static_cast<size_t>(n)), y(static_cast<size_t>(m));
+    for (uint8_t& v : x) v = uint8_t(r.range(0, 255));
+    TensorView xv, yv;
+    xv.type = yv.type = DType::UInt8;
+    xv.rank = yv.rank = rank;
+    for (int a = 0; a < rank; ++a) {
+      xv.dims[a] = dims[a];
+      yv.dims[a] = plan.out_dims[a];
+    }
+    xv.data = x.data();
+    yv.data = y.data();
+    REQUIRE(resize_execute(plan, xv, &yv).ok());
+    // The passes one by one: float intermediates, the last one narrowed to uint8.
+    std::vector<float> cur(x.begin(), x.end());
+    int64_t d[kMaxRank];
+    for (int a = 0; a < rank; ++a) d[a] = dims[a];
+    std::vector<uint8_t> want;
+    if (plan.n_passes == 0) want = x;
+    for (int i = 0; i < plan.n_passes; ++i) {
+      const int a = plan.order[i];
+      int64_t outer = 1, inner = 1;
+      for (int j = 0; j < a; ++j) outer *= d[j];
+      for (int j = a + 1; j < rank; ++j) inner *= d[j];
+      const AxisPlan& ap = plan.axis[a];
+      if (i + 1 < plan.n_passes) {
+        std::vector<float> next(size_t(outer * ap.out * inner));
+        resize_pass_scalar<float, float, float>(cur.data(), next.data(), outer, inner, ap, ap.weight_f.data());
+        cur.swap(next);
+      } else {
+        want.resize(size_t(outer * ap.out * inner));
+        resize_pass_scalar<float, uint8_t, float>(cur.data(), want.data(), outer, inner, ap, ap.weight_f.data());
+      }
+      d[a] = ap.out;
+    }
+    pairs += plan.n_passes >= 2;
+    outer_first += plan.n_passes == 2 && plan.order[0] < plan.order[1];
+    INFO("case " << c << " rank " << rank << " passes " << plan.n_passes);
+    REQUIRE(want == y);
+  }
+  INFO("pairs " << pairs << ", outer axis first " << outer_first);
+  REQUIRE(pairs > 100);
+  REQUIRE(outer_first > 30);
 }
