@@ -165,7 +165,25 @@ void resize_pass_simd(const Tin* x, Tout* y, int64_t outer, int64_t inner,
           LO::store(yo + j, VF::madd(acc, w1, LI::load(r1 + j)));
         }
       } else {
-        for (int64_t j = 0; j < vec_end; j += L) {
+        int64_t j = 0;
+        // Four vectors per step (each tap's weight and row fetched once), then one.
+        for (; j + 4 * L <= vec_end; j += 4 * L) {
+          typename VF::V a0 = VF::mul(w0, LI::load(r0 + j)), a1 = VF::mul(w0, LI::load(r0 + j + L));
+          typename VF::V a2 = VF::mul(w0, LI::load(r0 + j + 2 * L)), a3 = VF::mul(w0, LI::load(r0 + j + 3 * L));
+          for (int k = 1; k < n; ++k) {
+            const typename VF::V wk = VF::splat(w[k]);
+            const Tin* rk = xp + idx[k] * inner + j;
+            a0 = VF::madd(a0, wk, LI::load(rk));
+            a1 = VF::madd(a1, wk, LI::load(rk + L));
+            a2 = VF::madd(a2, wk, LI::load(rk + 2 * L));
+            a3 = VF::madd(a3, wk, LI::load(rk + 3 * L));
+          }
+          LO::store(yo + j, a0);
+          LO::store(yo + j + L, a1);
+          LO::store(yo + j + 2 * L, a2);
+          LO::store(yo + j + 3 * L, a3);
+        }
+        for (; j < vec_end; j += L) {
           typename VF::V acc = VF::mul(w0, LI::load(r0 + j));
           for (int k = 1; k < n; ++k)
             acc = VF::madd(acc, VF::splat(w[k]), LI::load(xp + idx[k] * inner + j));
@@ -355,19 +373,45 @@ void blend_rows_into(const Tin* const* rows, const F* w, int n, T* out, int64_t 
     using VF = Vec<F>;
     using LI = Lanes<Tin, F>;
     constexpr int L = VF::kLanes;
-    const typename VF::V w0 = VF::splat(w[0]);
+    using V = typename VF::V;
+    const V w0 = VF::splat(w[0]);
+    // Four vectors per step: each tap's weight and row are fetched once for 4 * L lanes.
+    // Every lane still sums tap 0's product, then the others in order. (Four named
+    // vectors, not an array: they stay in registers.)
+    struct Four {
+      V a0, a1, a2, a3;
+    };
+    auto sum4 = [&](int64_t at) {
+      const Tin* r0 = rows[0] + at;
+      Four s{VF::mul(w0, LI::load(r0)), VF::mul(w0, LI::load(r0 + L)),
+             VF::mul(w0, LI::load(r0 + 2 * L)), VF::mul(w0, LI::load(r0 + 3 * L))};
+      for (int k = 1; k < n; ++k) {
+        const V wk = VF::splat(w[k]);
+        const Tin* rk = rows[k] + at;
+        s.a0 = VF::madd(s.a0, wk, LI::load(rk));
+        s.a1 = VF::madd(s.a1, wk, LI::load(rk + L));
+        s.a2 = VF::madd(s.a2, wk, LI::load(rk + 2 * L));
+        s.a3 = VF::madd(s.a3, wk, LI::load(rk + 3 * L));
+      }
+      return s;
+    };
     if constexpr (std::is_same<T, uint8_t>::value && std::is_same<F, float>::value) {
-      // 16 outputs per step: four float vectors, rounded half to even, narrowed with
-      // saturation (int32 -> int16 -> uint8, as Lanes<uint8_t, float>::store does).
-      auto sum = [&](int64_t at) {
-        v128_t acc = VF::mul(w0, LI::load(rows[0] + at));
-        for (int k = 1; k < n; ++k) acc = VF::madd(acc, VF::splat(w[k]), LI::load(rows[k] + at));
-        return wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(acc));
-      };
+      // 16 outputs per step, rounded half to even, narrowed with saturation (int32 ->
+      // int16 -> uint8, as Lanes<uint8_t, float>::store does).
+      auto to_i32 = [](V v) { return wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(v)); };
       for (; j + 16 <= len; j += 16) {
-        const v128_t a = wasm_i16x8_narrow_i32x4(sum(j), sum(j + 4));
-        const v128_t b = wasm_i16x8_narrow_i32x4(sum(j + 8), sum(j + 12));
+        const Four s = sum4(j);
+        const v128_t a = wasm_i16x8_narrow_i32x4(to_i32(s.a0), to_i32(s.a1));
+        const v128_t b = wasm_i16x8_narrow_i32x4(to_i32(s.a2), to_i32(s.a3));
         wasm_v128_store(out + j, wasm_u8x16_narrow_i16x8(a, b));
+      }
+    } else if (n > 2) {
+      for (; j + 4 * L <= len; j += 4 * L) {
+        const Four s = sum4(j);
+        Lanes<T, F>::store(out + j, s.a0);
+        Lanes<T, F>::store(out + j + L, s.a1);
+        Lanes<T, F>::store(out + j + 2 * L, s.a2);
+        Lanes<T, F>::store(out + j + 3 * L, s.a3);
       }
     }
     if (n == 2) {
