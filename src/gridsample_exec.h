@@ -419,6 +419,10 @@ template <typename Off>
 void gather_list(const float* x, const Off* off, const float* w, const Off* count,
                  int64_t stride, const int64_t* pos, int64_t n, float* y) {
   for (int64_t k = 0; k < n; ++k) {
+    if (count[k] == 0) {  // zeros padding, every tap outside: the sum of no taps, +0
+      y[pos[k]] = 0.0f;
+      continue;
+    }
     if (count[k] == 1 && w[k * stride] == 1.0f) {
       y[pos[k]] = x[off[k * stride]];
       continue;
