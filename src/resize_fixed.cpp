@@ -116,6 +116,8 @@ OSW_DRIVER bool build_narrow(const ResizePlan& plan, FixedCache* fc) {
                                 ? static_cast<uint8_t>(std::ldexp(ap.weight[o * K + k], fc->sh))
                                 : 0;
     const int64_t c = fc->c, in_row = ap.in * c, lanes = ap.out * c;
+    // Window starts are int32 (blk_base): rows of 2^31 bytes or more take the float path.
+    if (in_row > INT32_MAX - 32) return false;
     fc->blocks = c < 16 ? lanes / 16 : 0;
     const int64_t nb = fc->blocks;
     if (!fc->blk_base.allocate(nb) || !fc->blk_wide.allocate(nb) ||
