@@ -27,9 +27,6 @@ constexpr bool kResizeHotType = std::is_same<T, float>::value || std::is_same<T,
 
 namespace resize_exec {
 
-// The widest filter a streamed pair of passes holds (rows it keeps per output).
-constexpr int kMaxStreamTaps = 512;
-
 // Fills every output whose coordinate lies outside the crop box with value.
 template <typename T>
 void fill_outside(const ResizePlan& plan, T value, T* y) {
@@ -86,44 +83,37 @@ Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64
   const int64_t outer_v = sh.outer_v, block_in = sh.block_in, block_mid = sh.block_out;
   const int64_t outer_h = sh.outer_h, inner_h = sh.inner_h;
   const int K = pv.taps;
-  const int64_t slots = K;  // taps of one output lie within K consecutive input rows
   // An input row of a narrower type that the inner pass reads more than once per element
   // (upsampling, or a filter wider than its stride, as antialias is) is widened once into
   // one more row of F first.
   constexpr bool kNarrow = !std::is_same<Tin, F>::value;
   const bool widen_first = kNarrow && ph.out * int64_t(ph.taps) > ph.in;
-  const int64_t bytes = (slots * block_mid + (widen_first ? block_in : 0)) * int64_t(sizeof(F));
+  if (K > kMaxStreamTaps) return Status::Range("resize: filter too wide to stream");
+  const int64_t bytes = (K * block_mid + (widen_first ? block_in : 0)) * int64_t(sizeof(F));
   if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes))
     return out_of_memory("resize row cache", bytes);
   F* cache = reinterpret_cast<F*>(plan.scratch[0].data());
-  F* wide = cache + slots * block_mid;
-  int64_t tag[kMaxStreamTaps];
-  if (slots > kMaxStreamTaps) return Status::Range("resize: filter too wide to stream");
+  F* wide = cache + K * block_mid;
+  RowSlots<F> cached(cache, block_mid, K);
   const F* wh = weights_of<F>(ph);
   const F* wv = weights_of<F>(pv);
   const F* rows[kMaxStreamTaps];
   for (int64_t p = 0; p < outer_v; ++p) {
-    for (int64_t s = 0; s < slots; ++s) tag[s] = -1;
+    cached.reset();
     const Tin* sp = src + p * pv.in * block_in;
     T* yp = y + p * pv.out * block_mid;
+    auto fill = [&](int64_t row, F* dst) {
+      if (widen_first) {
+        widen_row<Tin, F>(sp + row * block_in, wide, block_in);
+        resize_pass<F, F, F>(wide, dst, outer_h, inner_h, ph, wh);
+      } else {
+        resize_pass<Tin, F, F>(sp + row * block_in, dst, outer_h, inner_h, ph, wh);
+      }
+    };
     for (int64_t o = 0; o < pv.out; ++o) {
       const int n = pv.count[o];
       const int32_t* idx = pv.index.data() + o * K;
-      for (int k = 0; k < n; ++k) {
-        const int64_t row = idx[k];
-        const int64_t slot = row % slots;
-        F* dst = cache + slot * block_mid;
-        if (tag[slot] != row) {
-          if (widen_first) {
-            widen_row<Tin, F>(sp + row * block_in, wide, block_in);
-            resize_pass<F, F, F>(wide, dst, outer_h, inner_h, ph, wh);
-          } else {
-            resize_pass<Tin, F, F>(sp + row * block_in, dst, outer_h, inner_h, ph, wh);
-          }
-          tag[slot] = row;
-        }
-        rows[k] = dst;
-      }
+      for (int k = 0; k < n; ++k) rows[k] = cached.get(idx[k], fill);
       blend_rows_into<T, F>(rows, wv + o * K, n, yp + o * block_mid, block_mid);
     }
   }

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "resize.h"
+#include "resize_kernels.h"
 #include "simd.h"
 
 namespace osw {
@@ -27,7 +28,6 @@ namespace {
 constexpr int kMaxBits = 8;    // narrow: s_h + s_v, so that sums below 255 * 2^8 fit 16 bits
 constexpr int kWideH = 9;      // wide: h's weights times 2^9 (int16), v's times 2^7 (bytes):
 constexpr int kWideV = 7;      // sums below 255 * 2^16 (exact in float too)
-constexpr int kMaxTaps = 512;  // v's taps (row pointers kept on the stack)
 
 // The fewest fraction bits (<= limit) that make w an integer, or -1.
 int dyadic_bits(double w, int limit) {
@@ -72,6 +72,18 @@ OSW_DRIVER int64_t product(const int64_t* d, int from, int to) {
   return p;
 }
 
+// An axis's weights times 2^s as integers of type I, [out * taps] (the taps an output does
+// not use are 0). The caller has checked that they are exact (axis_bits).
+template <typename I>
+OSW_DRIVER bool scaled_weights(const AxisPlan& ap, int s, Buffer<I>* w) {
+  const int K = ap.taps;
+  if (!w->allocate(ap.out * K)) return false;
+  for (int64_t o = 0; o < ap.out; ++o)
+    for (int k = 0; k < K; ++k)
+      (*w)[o * K + k] = k < ap.count[o] ? static_cast<I>(std::ldexp(ap.weight[o * K + k], s)) : I(0);
+  return true;
+}
+
 // The narrow form (resize_fixed.h): returns whether it applies.
 OSW_DRIVER bool build_narrow(const ResizePlan& plan, FixedCache* fc) {
   const int np = plan.n_passes;
@@ -97,7 +109,7 @@ OSW_DRIVER bool build_narrow(const ResizePlan& plan, FixedCache* fc) {
     fc->sv = axis_bits(plan.axis[fc->v], kMaxBits);
     if (fc->sv < 0) return false;
     fc->kv = plan.axis[fc->v].taps;
-    if (fc->kv > kMaxTaps) return false;
+    if (fc->kv > kMaxStreamTaps) return false;
   }
   if (fc->sh + fc->sv > kMaxBits) return false;
   // Scale the weights up so that the final shift is a constant (clang 14 turns a vector
@@ -109,12 +121,7 @@ OSW_DRIVER bool build_narrow(const ResizePlan& plan, FixedCache* fc) {
   if (fc->h >= 0) {
     const AxisPlan& ap = plan.axis[fc->h];
     const int K = fc->kh;
-    if (!fc->wh.allocate(ap.out * K)) return false;
-    for (int64_t o = 0; o < ap.out; ++o)
-      for (int k = 0; k < K; ++k)
-        fc->wh[o * K + k] = k < ap.count[o]
-                                ? static_cast<uint8_t>(std::ldexp(ap.weight[o * K + k], fc->sh))
-                                : 0;
+    if (!scaled_weights(ap, fc->sh, &fc->wh)) return false;
     const int64_t c = fc->c, in_row = ap.in * c, lanes = ap.out * c;
     // Window starts are int32 (blk_base): rows of 2^31 bytes or more take the float path.
     if (in_row > INT32_MAX - 32) return false;
@@ -166,16 +173,7 @@ OSW_DRIVER bool build_narrow(const ResizePlan& plan, FixedCache* fc) {
     if (c < 16 && !fixed_options().force && vector_blocks * 4 < nb * 3) return false;
     if (c < 16 && nb == 0 && !fixed_options().force) return false;
   }
-  if (fc->v >= 0) {
-    const AxisPlan& ap = plan.axis[fc->v];
-    const int K = fc->kv;
-    if (!fc->wv.allocate(ap.out * K)) return false;
-    for (int64_t o = 0; o < ap.out; ++o)
-      for (int k = 0; k < K; ++k)
-        fc->wv[o * K + k] = k < ap.count[o]
-                                ? static_cast<uint16_t>(std::ldexp(ap.weight[o * K + k], fc->sv))
-                                : 0;
-  }
+  if (fc->v >= 0 && !scaled_weights(plan.axis[fc->v], fc->sv, &fc->wv)) return false;
   return true;
 }
 
@@ -204,13 +202,8 @@ OSW_DRIVER bool build_wide(const ResizePlan& plan, FixedCache* fc) {
       for (int e = 0; e < 4; ++e) fc->whp[(o * P + k / 2) * 8 + 2 * e + (k % 2)] = w;
     }
   if (fc->v >= 0) {
-    const AxisPlan& pv = plan.axis[fc->v];
-    fc->kv = pv.taps;
-    if (fc->kv > kMaxTaps || !fc->wv8.allocate(pv.out * fc->kv)) return false;
-    for (int64_t o = 0; o < pv.out; ++o)
-      for (int k = 0; k < fc->kv; ++k)
-        fc->wv8[o * fc->kv + k] =
-            k < pv.count[o] ? static_cast<uint8_t>(std::ldexp(pv.weight[o * fc->kv + k], kWideV)) : 0;
+    fc->kv = plan.axis[fc->v].taps;
+    if (fc->kv > kMaxStreamTaps || !scaled_weights(plan.axis[fc->v], kWideV, &fc->wv8)) return false;
   }
   return true;
 }
@@ -226,7 +219,7 @@ inline uint32_t h_lane(const FixedCache& fc, const AxisPlan& ap, const uint8_t* 
 }
 
 #if OSW_HAVE_SIMD
-// round(s / 2^N) half to even, 8 lanes of uint16 (N constant: see build()).
+// round(s / 2^N) half to even, 8 lanes of uint16 (N constant: see build_narrow()).
 template <int N>
 inline v128_t round_shift_u16(v128_t s) {
   const v128_t odd = wasm_v128_and(wasm_u16x8_shr(s, N), wasm_i16x8_splat(1));
@@ -443,7 +436,7 @@ OSW_DRIVER bool run_wide(const ResizePlan& plan, const FixedCache& fc, const uin
     return false;
   }
   uint16_t* sums = reinterpret_cast<uint16_t*>(plan.scratch[0].data());
-  const uint8_t* rows[kMaxTaps];
+  const uint8_t* rows[kMaxStreamTaps];
   static const uint8_t kOne = 1 << kWideV;
   for (int64_t p = 0; p < outer; ++p) {
     const uint8_t* sp = x + p * in_v * block_in;
@@ -493,8 +486,8 @@ OSW_DRIVER bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_
   const AxisPlan& pv = plan.axis[fc.v];
   const int64_t outer_v = product(d, 0, fc.v);
   const int K = fc.kv;
-  const uint8_t* rows8[kMaxTaps];
-  const uint16_t* rows16[kMaxTaps];
+  const uint8_t* rows8[kMaxStreamTaps];
+  const uint16_t* rows16[kMaxStreamTaps];
   if (fc.h < 0) {
     // v alone: rows of X blended straight into Y.
     const int64_t block = product(d, fc.v + 1, rank);
@@ -519,24 +512,18 @@ OSW_DRIVER bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_
     *st = out_of_memory("resize row cache", bytes);
     return false;
   }
-  uint16_t* cache = reinterpret_cast<uint16_t*>(plan.scratch[0].data());
-  int64_t tag[kMaxTaps];
+  RowSlots<uint16_t> cached(reinterpret_cast<uint16_t*>(plan.scratch[0].data()), block_out, K);
   for (int64_t p = 0; p < outer_v; ++p) {
-    for (int s = 0; s < K; ++s) tag[s] = -1;
+    cached.reset();
     const uint8_t* sp = x + p * pv.in * block_in;
     uint8_t* yp = y + p * pv.out * block_out;
+    auto fill = [&](int64_t row, uint16_t* dst) {
+      for (int64_t q = 0; q < outer_h; ++q)
+        h_row_k(fc, ph, sp + row * block_in + q * in_row, dst + q * out_row, false);
+    };
     for (int64_t o = 0; o < pv.out; ++o) {
       const int n = pv.count[o];
-      for (int k = 0; k < n; ++k) {
-        const int64_t row = pv.index[o * K + k], slot = row % K;
-        uint16_t* dst = cache + slot * block_out;
-        if (tag[slot] != row) {
-          for (int64_t q = 0; q < outer_h; ++q)
-            h_row_k(fc, ph, sp + row * block_in + q * in_row, dst + q * out_row, false);
-          tag[slot] = row;
-        }
-        rows16[k] = dst;
-      }
+      for (int k = 0; k < n; ++k) rows16[k] = cached.get(pv.index[o * K + k], fill);
       if (n == 2) v_row<uint16_t, 2>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
       else v_row<uint16_t, 0>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
     }

@@ -454,6 +454,41 @@ void widen_row(const T* x, F* y, int64_t len) {
   for (; j < len; ++j) y[j] = widen<F>(x[j]);
 }
 
+// The widest filter a streamed pair of passes holds (rows it keeps per output).
+constexpr int kMaxStreamTaps = 512;
+
+// The rows of a streamed pair's first pass, kept in a small cache: input row r of the
+// outer axis lives in slot r % slots (the taps of one output lie within `slots`
+// consecutive rows, so they never share a slot) and is computed by fill(r, slot's data) the
+// first time an output asks for it. slots <= kMaxStreamTaps.
+template <typename R>
+class RowSlots {
+ public:
+  RowSlots(R* cache, int64_t row_len, int slots) : cache_(cache), len_(row_len), slots_(slots) {
+    reset();
+  }
+  // Forgets every row (a new block of the outer axis starts).
+  void reset() {
+    for (int s = 0; s < slots_; ++s) tag_[s] = -1;
+  }
+  template <typename Fill>
+  R* get(int64_t row, Fill&& fill) {
+    const int64_t s = row % slots_;
+    R* dst = cache_ + s * len_;
+    if (tag_[s] != row) {
+      fill(row, dst);
+      tag_[s] = row;
+    }
+    return dst;
+  }
+
+ private:
+  R* cache_;
+  int64_t len_;
+  int slots_;
+  int64_t tag_[kMaxStreamTaps];
+};
+
 // The pass the executor uses: SIMD where the types allow, scalar otherwise. Kept out of
 // line: its callers run it on whole rows or tensors, and one copy per type pair keeps the
 // download small.
