@@ -10,6 +10,7 @@
 
 #include "resize.h"
 #include "resize_fixed.h"
+#include "test_plan.h"
 #include "test_rng.h"
 
 using namespace osw;
@@ -36,16 +37,7 @@ std::vector<uint8_t> run(const Case& c, const std::vector<uint8_t>& x, bool disa
   int64_t m = 1;
   for (int a = 0; a < plan.rank; ++a) m *= plan.out_dims[a];
   std::vector<uint8_t> y(size_t(m) + 16, 0xA5);
-  TensorView xv, yv;
-  xv.type = yv.type = DType::UInt8;
-  xv.rank = yv.rank = plan.rank;
-  for (int a = 0; a < plan.rank; ++a) {
-    xv.dims[a] = plan.in_dims[a];
-    yv.dims[a] = plan.out_dims[a];
-  }
-  xv.data = const_cast<uint8_t*>(x.data());
-  yv.data = y.data();
-  REQUIRE(resize_execute(plan, xv, &yv).ok());
+  REQUIRE(run_plan(plan, DType::UInt8, x.data(), y.data()).ok());
   for (size_t i = size_t(m); i < y.size(); ++i) REQUIRE(y[i] == 0xA5);  // nothing past Y
   y.resize(size_t(m));
   if (state) *state = plan.fixed.state == 1 && plan.fixed.wide ? 2 : plan.fixed.state;

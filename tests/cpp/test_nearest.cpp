@@ -13,6 +13,7 @@
 #include "resize.h"
 #include "resize_nearest.h"
 #include "simd.h"
+#include "test_plan.h"
 #include "test_rng.h"
 
 using namespace osw;
@@ -121,17 +122,7 @@ std::vector<uint8_t> run(const ResizePlan& plan, DType type, size_t es, std::vec
   int64_t m = 1;
   for (int a = 0; a < plan.rank; ++a) m *= plan.out_dims[a];
   std::vector<uint8_t> y(size_t(m) * es + 1, 0xA5);
-  TensorView xv, yv;
-  xv.type = yv.type = type;
-  xv.rank = yv.rank = plan.rank;
-  for (int a = 0; a < plan.rank; ++a) {
-    xv.dims[a] = plan.in_dims[a];
-    yv.dims[a] = plan.out_dims[a];
-  }
-  xv.data = x.data();
-  yv.data = y.data();
-  const Status st = resize_execute(plan, xv, &yv);
-  REQUIRE(st.ok());
+  REQUIRE(run_plan(plan, type, x.data(), y.data()).ok());
   REQUIRE(y.back() == 0xA5);  // nothing written past Y
   y.pop_back();
   nearest_options() = NearestOptions();

@@ -12,6 +12,7 @@
 #include "resize.h"
 #include "resize_fixed.h"
 #include "resize_kernels.h"
+#include "test_plan.h"
 #include "test_rng.h"
 
 using namespace osw;
@@ -285,16 +286,7 @@ void check_against_reference(uint64_t seed, int cases) {
       m *= g.out;
     }
     std::vector<T> y(static_cast<size_t>(m) + 1);
-    TensorView xv, yv;
-    xv.type = yv.type = ElemTraits<T>::kType;
-    xv.rank = yv.rank = rank;
-    for (int i = 0; i < rank; ++i) {
-      xv.dims[i] = dims[i];
-      yv.dims[i] = plan.out_dims[i];
-    }
-    xv.data = x.data();
-    yv.data = y.data();
-    REQUIRE(resize_execute(plan, xv, &yv).ok());
+    REQUIRE(run_plan(plan, ElemTraits<T>::kType, x.data(), y.data()).ok());
     std::vector<double> expect = ref::resize(at, axes, xd);
     const double tol = std::is_same<T, float>::value ? 1e-5 : 1e-12;
     INFO("seed " << seed << " case " << c << " rank " << rank << " mode " << int(at.mode)
@@ -801,16 +793,7 @@ TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the pla
     if (m == 0) continue;
     std::vector<uint8_t> x(static_cast<size_t>(n)), y(static_cast<size_t>(m));
     for (uint8_t& v : x) v = uint8_t(r.range(0, 255));
-    TensorView xv, yv;
-    xv.type = yv.type = DType::UInt8;
-    xv.rank = yv.rank = rank;
-    for (int a = 0; a < rank; ++a) {
-      xv.dims[a] = dims[a];
-      yv.dims[a] = plan.out_dims[a];
-    }
-    xv.data = x.data();
-    yv.data = y.data();
-    REQUIRE(resize_execute(plan, xv, &yv).ok());
+    REQUIRE(run_plan(plan, DType::UInt8, x.data(), y.data()).ok());
     // The passes one by one: float intermediates, the last one narrowed to uint8.
     std::vector<float> cur(x.begin(), x.end());
     int64_t d[kMaxRank];

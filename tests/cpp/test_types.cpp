@@ -14,6 +14,7 @@
 #include "reference_gridsample.h"
 #include "reference_resize.h"
 #include "resize.h"
+#include "test_plan.h"
 
 using namespace osw;
 
@@ -150,16 +151,7 @@ void check_type(uint64_t seed) {
       m *= ge.out;
     }
     std::vector<T> y(static_cast<size_t>(m));
-    TensorView xv, yv;
-    xv.type = yv.type = ElemTraits<T>::kType;
-    xv.rank = yv.rank = rank;
-    for (int i = 0; i < rank; ++i) {
-      xv.dims[i] = dims[i];
-      yv.dims[i] = plan.out_dims[i];
-    }
-    xv.data = x.data();
-    yv.data = y.data();
-    REQUIRE(resize_execute(plan, xv, &yv).ok());
+    REQUIRE(run_plan(plan, ElemTraits<T>::kType, x.data(), y.data()).ok());
     const std::vector<double> e = ref::resize(at, axes, xd);
     using C = typename ElemTraits<T>::Compute;
     // The Compute-type sum carries an absolute error of a few units in the last place of
