@@ -14,9 +14,9 @@
 // the grid type G and the offset type Off (int32 while the spatial size allows).
 //
 // The 2-D fast path (float32 X, r = 2, linear or cubic; gs::Tuning::generic turns it off).
-// The same three steps, specialised (run_fast2d). A block is a tile of the output (up to
-// 32 columns, kFastBlock locations), so that the pixels one channel's pass over a block
-// reads lie close together whatever direction the grid walks X in.
+// The same three steps, specialised (run_fast2d). A block is whole rows of the output (at
+// most kFastBlock locations; a longer row is cut into parts), so that one channel's pass
+// over a block writes one contiguous run of Y.
 //   plan:   plan_block_2d() takes a location to the fast path when, on each axis, the taps
 //           of the mode are all inside X and all of non-zero weight: linear, the coordinate
 //           (after border's clamp or reflection's reflect, which leave such a coordinate

@@ -519,14 +519,21 @@ TEST_CASE("gridsample: many locations cross block boundaries", "[gridsample]") {
   Rng rng(6);
   for (GridMode m : kModes) {
     for (PaddingMode p : kPads) {
-      Case c;
-      c.xd = {2, 3, 7, 9};
-      c.gd = {2, 20, 31, 2};
-      c.x.resize(static_cast<size_t>(count_of(c.xd)));
-      for (double& v : c.x) v = rng.uniform(-2, 2);
-      c.g.resize(static_cast<size_t>(count_of(c.gd)));
-      for (size_t i = 0; i < c.g.size(); ++i) c.g[i] = random_grid_value(rng, i % 2 ? 7 : 9, false);
-      check_against_reference(attrs_of(m, p, false), c);
+      // The default block (kFastBlock, 4096 locations) is whole rows: 80 x 61 is one block
+      // of 67 rows and one of 13; a row of 4099 is cut into 4096 + 3.
+      for (const std::vector<int64_t>& gd :
+           {std::vector<int64_t>{2, 80, 61, 2}, std::vector<int64_t>{1, 2, 4099, 2}}) {
+        Case c;
+        c.xd = {gd[0], 3, 7, 9};
+        c.gd = gd;
+        c.x.resize(static_cast<size_t>(count_of(c.xd)));
+        for (double& v : c.x) v = rng.uniform(-2, 2);
+        c.g.resize(static_cast<size_t>(count_of(c.gd)));
+        for (size_t i = 0; i < c.g.size(); ++i)
+          c.g[i] = random_grid_value(rng, i % 2 ? 7 : 9, false);
+        INFO(mode_name(m) << " " << pad_name(p) << " grid " << gd[1] << " x " << gd[2]);
+        check_against_reference(attrs_of(m, p, false), c);
+      }
     }
   }
 }
