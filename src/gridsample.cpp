@@ -29,6 +29,10 @@
 //           other location (a NaN coordinate, a tap of weight exactly 0, e.g. a whole-pixel
 //           coordinate, taps outside X or merged by padding) is planned by plan_location()
 //           and computed by the generic kernel, with exactly the results it always had.
+//           With zeros padding, a location whose coordinate on one axis has every tap
+//           outside X (linear: x < -1 or x >= L; cubic: x < -2 or x >= L + 1), and no NaN
+//           coordinate, is given no taps (output +0) without plan_location(), which would
+//           find the same.
 //   kernel: per channel, the fast locations four at a time: linear reads each footprint
 //           row as a 64-bit pair, cubic as a 4-float vector (the footprint is inside, so
 //           the reads are too). The sum has one fixed order, with p[i][k] = x[i][k] * w[i][k]

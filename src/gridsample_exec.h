@@ -239,7 +239,11 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
                    int64_t max_taps, double* wd) {
   const bool cubic = attrs.mode == GridMode::Cubic;
   const bool refl = attrs.padding == PaddingMode::Reflection;
+  const bool zeros = attrs.padding == PaddingMode::Zeros;
   const int64_t H = geo.len[0], W = geo.len[1];
+  const double out_lo = cubic ? -2.0 : -1.0;
+  const double out_h = static_cast<double>(H) + (cubic ? 1.0 : 0.0);
+  const double out_w = static_cast<double>(W) + (cubic ? 1.0 : 0.0);
   const double last_h = static_cast<double>(H - 1), last_w = static_cast<double>(W - 1);
   double lo_h, hi_h, lo_w, hi_w;
   gs::reflection_bounds(H, attrs.align_corners, &lo_h, &hi_h);
@@ -251,6 +255,15 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
       const G* gv = grid + j * 2;  // gv[0] is x (along W), gv[1] is y (along H)
       const double xw = gs::unnormalize(static_cast<double>(gv[0]), W, attrs.align_corners);
       const double xh = gs::unnormalize(static_cast<double>(gv[1]), H, attrs.align_corners);
+      // Zeros padding, every tap of an axis outside X (linear: x < -1 or x >= L; cubic:
+      // x < -2 or x >= L + 1; +-Inf too): plan_location() would return no taps, so the
+      // output is +0 without planning. A NaN on either axis goes there (a NaN tap).
+      if (zeros && !std::isnan(xh) && !std::isnan(xw) &&
+          (xh < out_lo || xh >= out_h || xw < out_lo || xw >= out_w)) {
+        gcount[ng] = 0;
+        fp->gen[ng++] = j;
+        continue;
+      }
       int64_t iy, ix;
       double wy[4], wx[4];
       bool fast;

@@ -538,6 +538,55 @@ TEST_CASE("gridsample: many locations cross block boundaries", "[gridsample]") {
   }
 }
 
+TEST_CASE("gridsample: zeros padding at the edges of the all-outside ranges", "[gridsample]") {
+  // The 2-D fast path gives a location no taps, without planning it, when one axis's
+  // coordinate x has every tap outside X (linear: x < -1 or x >= L; cubic: x < -2 or
+  // x >= L + 1). Coordinates at and just around those edges, on each axis, with the other
+  // axis inside or outside too, must give what the generic planner gives, bit for bit
+  // (a tap of tiny weight at the edge included), and match the reference.
+  const int64_t H = 5, W = 9;  // align_corners=1: x = (g + 1) / 2 * (L - 1), exact here
+  auto coords = [](int64_t L) {
+    Vals v{0.5 * static_cast<double>(L - 1) + 0.25};
+    const double l = static_cast<double>(L);
+    for (double b : {-2.0, -1.0, 0.0, l - 1.0, l, l + 1.0})
+      for (double d : {-1.0 / 64, -std::ldexp(1.0, -20), 0.0, std::ldexp(1.0, -20), 1.0 / 64})
+        v.push_back(b + d);
+    return v;
+  };
+  const Vals cy = coords(H), cx = coords(W);
+  const int64_t Ho = static_cast<int64_t>(cy.size()), Wo = static_cast<int64_t>(cx.size());
+  const Dims xd{1, 2, H, W}, gd{1, Ho, Wo, 2};
+  Rng rng(61);
+  Vals x(static_cast<size_t>(count_of(xd)));
+  for (double& v : x) v = rng.uniform(1, 2);  // no zero pixel: a lost tap shows
+  Vals g;
+  for (double yv : cy) {
+    for (double xv : cx) {
+      g.push_back(grid_for(xv, W, true));
+      g.push_back(grid_for(yv, H, true));
+    }
+  }
+  for (GridMode m : {GridMode::Linear, GridMode::Cubic}) {
+    const GridSampleAttrs a = attrs_of(m, PaddingMode::Zeros, true);
+    for (DType gt : kFloatTypes) {
+      const Vals xx = as_type(DType::Float32, x), gg = as_type(gt, g);
+      INFO(mode_name(m) << " grid " << osw::dtype_name(gt));
+      osw::gs::Tuning generic;
+      generic.generic = true;
+      const Result fast = run_gs(a, DType::Float32, xd, xx, gt, gd, gg);
+      const Result gen = run_gs(a, DType::Float32, xd, xx, gt, gd, gg, generic);
+      REQUIRE(fast.status.ok());
+      REQUIRE(gen.status.ok());
+      const int64_t bad = first_mismatch(fast.y, gen.y, 0.0, 0.0);
+      INFO("first mismatch at " << bad << ": fast path " << (bad >= 0 ? fast.y[bad] : 0.0)
+                                << ", generic " << (bad >= 0 ? gen.y[bad] : 0.0));
+      CHECK(bad == -1);
+      const Vals want = ref::gridsample(xd, xx, gd, gg, a.mode, a.padding, true);
+      CHECK(first_mismatch(fast.y, want, 1e-5, 1e-5) == -1);
+    }
+  }
+}
+
 TEST_CASE("gridsample: block size and offset width do not change results", "[gridsample]") {
   Rng rng(7);
   for (GridMode m : kModes) {
