@@ -211,6 +211,48 @@ inline bool fast_axis_cubic(double x, double last, int64_t* first, double w[4]) 
   return true;
 }
 
+#if OSW_HAVE_SIMD
+// fast_axis_cubic() on both axes at once, in f64x2 lanes [x (along W), y (along H)]:
+// last1 = [W - 2, H - 2]. Gives the first taps and the weight vectors wk[k] = [wx[k], wy[k]],
+// the same doubles as gs::cubic_weights(): for t = x - floor(x) in (0, 1), the kernel's
+// arguments t + 1, t, 1 - t and 2 - t are exact and lie in (1, 2), (0, 1), (0, 1) and
+// (1, 2), where cubic_kernel() evaluates the polynomial written here, in the same order.
+// t = 0 gives a weight 0 in both (the location then takes the generic path).
+inline bool fast_cubic_pair(double xw, double xh, v128_t last1, int64_t* ix, int64_t* iy,
+                            v128_t wk[4]) {
+  constexpr double A = -0.75;
+  const v128_t v = wasm_f64x2_make(xw, xh);
+  const v128_t one = wasm_f64x2_splat(1.0);
+  // x >= 1 and x < L - 2 on both axes (false for NaN and +-Inf).
+  if (!wasm_i64x2_all_true(wasm_v128_and(wasm_f64x2_ge(v, one), wasm_f64x2_lt(v, last1))))
+    return false;
+  const v128_t f = wasm_f64x2_floor(v);
+  const v128_t t = wasm_f64x2_sub(v, f);
+  // |s| <= 1: ((A + 2) s - (A + 3)) s s + 1;  1 < |s| < 2: ((A s - 5A) s + 8A) s - 4A.
+  auto near = [&](v128_t s) {
+    v128_t a = wasm_f64x2_sub(wasm_f64x2_mul(wasm_f64x2_splat(A + 2.0), s), wasm_f64x2_splat(A + 3.0));
+    a = wasm_f64x2_mul(wasm_f64x2_mul(a, s), s);
+    return wasm_f64x2_add(a, one);
+  };
+  auto far = [&](v128_t s) {
+    v128_t a = wasm_f64x2_sub(wasm_f64x2_mul(wasm_f64x2_splat(A), s), wasm_f64x2_splat(5.0 * A));
+    a = wasm_f64x2_add(wasm_f64x2_mul(a, s), wasm_f64x2_splat(8.0 * A));
+    return wasm_f64x2_sub(wasm_f64x2_mul(a, s), wasm_f64x2_splat(4.0 * A));
+  };
+  wk[0] = far(wasm_f64x2_add(t, one));
+  wk[1] = near(t);
+  wk[2] = near(wasm_f64x2_sub(one, t));
+  wk[3] = far(wasm_f64x2_sub(wasm_f64x2_splat(2.0), t));
+  const v128_t zero = wasm_f64x2_splat(0.0);
+  const v128_t any0 = wasm_v128_or(wasm_v128_or(wasm_f64x2_eq(wk[0], zero), wasm_f64x2_eq(wk[1], zero)),
+                                   wasm_v128_or(wasm_f64x2_eq(wk[2], zero), wasm_f64x2_eq(wk[3], zero)));
+  if (wasm_v128_any_true(any0)) return false;
+  *ix = static_cast<int64_t>(wasm_f64x2_extract_lane(f, 0)) - 1;
+  *iy = static_cast<int64_t>(wasm_f64x2_extract_lane(f, 1)) - 1;
+  return true;
+}
+#endif
+
 // The fast plan of one block (a tile of the output): nf locations at positions idx[f]
 // (relative to the tile's first location) with top-left offsets off[f] and weights w. Linear weights are laid out for the vector kernel, per group of four
 // locations q = 0..3: 8 top-row weights (w00 w01 of q = 0, then q = 1, 2, 3), then 8
@@ -245,6 +287,9 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
   const double out_h = static_cast<double>(H) + (cubic ? 1.0 : 0.0);
   const double out_w = static_cast<double>(W) + (cubic ? 1.0 : 0.0);
   const double last_h = static_cast<double>(H - 1), last_w = static_cast<double>(W - 1);
+#if OSW_HAVE_SIMD
+  const v128_t last1 = wasm_f64x2_make(last_w - 1.0, last_h - 1.0);
+#endif
   double lo_h, hi_h, lo_w, hi_w;
   gs::reflection_bounds(H, attrs.align_corners, &lo_h, &hi_h);
   gs::reflection_bounds(W, attrs.align_corners, &lo_w, &hi_w);
@@ -267,9 +312,16 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
       int64_t iy, ix;
       double wy[4], wx[4];
       bool fast;
+#if OSW_HAVE_SIMD
+      v128_t wk[4];
+      if (cubic) {
+        fast = fast_cubic_pair(xw, xh, last1, &ix, &iy, wk);
+      } else {
+#else
       if (cubic) {
         fast = fast_axis_cubic(xh, last_h, &iy, wy) && fast_axis_cubic(xw, last_w, &ix, wx);
       } else {
+#endif
         fast = fast_axis_linear(xh, last_h, refl, lo_h, hi_h, &iy, wy) &&
                fast_axis_linear(xw, last_w, refl, lo_w, hi_w, &ix, wx);
       }
@@ -286,9 +338,10 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
         float* w = fp->w + nf * 16;
 #if OSW_HAVE_SIMD
         // The same double products and roundings to float, two at a time.
-        const v128_t x01 = wasm_f64x2_make(wx[0], wx[1]), x23 = wasm_f64x2_make(wx[2], wx[3]);
+        const v128_t x01 = wasm_i64x2_shuffle(wk[0], wk[1], 0, 2);
+        const v128_t x23 = wasm_i64x2_shuffle(wk[2], wk[3], 0, 2);
         for (int i = 0; i < 4; ++i) {
-          const v128_t yi = wasm_f64x2_splat(wy[i]);
+          const v128_t yi = wasm_i64x2_shuffle(wk[i], wk[i], 1, 1);
           const v128_t lo = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(yi, x01));
           const v128_t hi = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(yi, x23));
           wasm_v128_store(w + i * 4, wasm_i32x4_shuffle(lo, hi, 0, 1, 4, 5));

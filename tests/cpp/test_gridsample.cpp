@@ -1038,7 +1038,7 @@ bool same_value(double a, double b) {
 }
 
 // Grid values for the fast-path test: the general mix plus exact pixels, half pixels,
-// points just inside and outside the edges, and NaN / Inf.
+// points just inside and outside the edges, points a hair off a pixel, and NaN / Inf.
 double fast_grid_value(Rng& rng, int64_t L, bool align) {
   const int64_t kind = rng.range(0, 15);
   if (kind == 0) {
@@ -1051,6 +1051,10 @@ double fast_grid_value(Rng& rng, int64_t L, bool align) {
     const double edges[] = {0.0, 1.0, static_cast<double>(L - 2), static_cast<double>(L - 1),
                             -0.5, static_cast<double>(L) - 0.5};
     return grid_for(edges[rng.range(0, 5)] + rng.uniform(-1e-3, 1e-3), L, align);
+  }
+  if (kind == 4) {  // a pixel +- 2^-20 .. 2^-50: t close to 0 or to 1
+    const double d = std::ldexp(1.0, -static_cast<int>(rng.range(20, 50)));
+    return grid_for(static_cast<double>(rng.range(-1, L)) + (rng.range(0, 1) ? d : -d), L, align);
   }
   if (kind <= 5) return random_grid_value(rng, L, align);
   return grid_for(rng.uniform(-1.5, static_cast<double>(L) + 0.5), L, align);
