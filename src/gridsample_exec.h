@@ -289,6 +289,8 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
   const double last_h = static_cast<double>(H - 1), last_w = static_cast<double>(W - 1);
 #if OSW_HAVE_SIMD
   const v128_t last1 = wasm_f64x2_make(last_w - 1.0, last_h - 1.0);
+  const v128_t len = wasm_f64x2_make(static_cast<double>(W), static_cast<double>(H));
+  const v128_t len_1 = wasm_f64x2_make(last_w, last_h);
 #endif
   double lo_h, hi_h, lo_w, hi_w;
   gs::reflection_bounds(H, attrs.align_corners, &lo_h, &hi_h);
@@ -298,8 +300,24 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
     for (int64_t c = 0; c < nw; ++c) {
       const int64_t j = r * geo.out_w + c;
       const G* gv = grid + j * 2;  // gv[0] is x (along W), gv[1] is y (along H)
+#if OSW_HAVE_SIMD
+      // gs::unnormalize() of both, in one f64x2 (x / 2 is x * 0.5 exactly). Its one
+      // exception, an infinite g with align_corners=1 and L = 1 (Inf * 0), gives NaN here
+      // instead of Inf; both send the location to plan_location(), which starts again
+      // from the grid value, and neither is fast (no fast location on an axis of length 1).
+      const v128_t g2 = std::is_same<G, float>::value
+                            ? wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(gv))
+                            : wasm_v128_load(gv);
+      const v128_t one = wasm_f64x2_splat(1.0), half = wasm_f64x2_splat(0.5);
+      const v128_t g1 = wasm_f64x2_add(g2, one);
+      const v128_t u = attrs.align_corners
+                           ? wasm_f64x2_mul(wasm_f64x2_mul(g1, half), len_1)
+                           : wasm_f64x2_mul(wasm_f64x2_sub(wasm_f64x2_mul(g1, len), one), half);
+      const double xw = wasm_f64x2_extract_lane(u, 0), xh = wasm_f64x2_extract_lane(u, 1);
+#else
       const double xw = gs::unnormalize(static_cast<double>(gv[0]), W, attrs.align_corners);
       const double xh = gs::unnormalize(static_cast<double>(gv[1]), H, attrs.align_corners);
+#endif
       // Zeros padding, every tap of an axis outside X (linear: x < -1 or x >= L; cubic:
       // x < -2 or x >= L + 1; +-Inf too): plan_location() would return no taps, so the
       // output is +0 without planning. A NaN on either axis goes there (a NaN tap).
