@@ -520,6 +520,25 @@ void gather_list(const float* x, const Off* off, const float* w, const Off* coun
   }
 }
 
+// X of at most this many bytes per batch item is read once in order before the gathers.
+constexpr int64_t kTouchMaxBytes = int64_t(2) << 20;
+
+// Reads 4 bytes of every 64 of x[0 .. n), in order, so that the memory system streams X into
+// the cache at full speed, rather than the gathers (which follow the grid in any direction)
+// meeting each line cold, one at a time. Measured on W6 of bench/ (X 2 MiB): 0.8x the time
+// when X starts out of cache, 1.03x when it is in cache already. A larger X would not stay
+// in cache until the gathers reach it (W5, 8 MiB, was slower with it).
+inline void touch_in_order(const float* x, int64_t n) {
+  uint32_t acc = 0;
+  for (int64_t i = 0; i < n; i += 16) {
+    uint32_t bits;
+    std::memcpy(&bits, x + i, sizeof bits);
+    acc |= bits;
+  }
+  static volatile uint32_t sink;  // keeps the reads; the value means nothing
+  sink = acc;
+}
+
 template <typename G, typename Off>
 Status run_fast2d(const GridSampleAttrs& attrs, const Geometry& geo, const float* x,
                   const G* grid, float* y, const gs::Tuning& tuning) {
@@ -558,7 +577,10 @@ Status run_fast2d(const GridSampleAttrs& attrs, const Geometry& geo, const float
   fp.gen = gen.data();
 
   const int64_t W = geo.len[1];
+  const int64_t plane_set = geo.c * geo.in_size;  // X of one batch item, floats
   for (int64_t n = 0; n < geo.n; ++n) {
+    if (plane_set <= kTouchMaxBytes / int64_t(sizeof(float)))
+      touch_in_order(x + n * plane_set, plane_set);
     const G* grid_n = grid + n * geo.out_size * 2;
     for (int64_t r0 = 0; r0 < geo.out_h; r0 += th) {
       const int64_t nh = std::min(th, geo.out_h - r0);
