@@ -292,14 +292,78 @@ inline Buffer<float>& inner_rows4_strip() {
 }
 inline void release_kernel_scratch() { inner_rows4_strip() = Buffer<float>(); }
 
+// sum_k w[k] * s[4 k] over 4 lanes, k = 0 .. R - 1 in order (tap 0's product first): the
+// taps of an output whose R inputs are consecutive, read from a transposed strip.
+template <int R>
+inline v128_t dot_consecutive(const float* s, const float* w) {
+  v128_t acc = wasm_f32x4_mul(wasm_v128_load32_splat(w), wasm_v128_load(s));
+#pragma clang loop unroll(full)
+  for (int k = 1; k < R; ++k)
+    acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_v128_load32_splat(w + k), wasm_v128_load(s + 4 * k)));
+  return acc;
+}
+
+// The outputs of 4 rows from their transposed strip t, into rows y0, y0 + out, ... R > 0:
+// every 4 outputs whose plan.consecutive flags are all set take dot_consecutive<R> (R == K, no index
+// loads, unrolled); the others, and all of them when R == 0, the loop over their taps.
+template <int R>
+void rows4_outputs(const float* t, const AxisPlan& plan, const uint8_t* regular, float* y0) {
+  const int64_t out = plan.out;
+  const int K = plan.taps;
+  const int32_t* count = plan.count.data();
+  const int32_t* index = plan.index.data();
+  const float* weights = plan.weight_f.data();
+  float *y1 = y0 + out, *y2 = y1 + out, *y3 = y2 + out;
+  auto output = [&](int64_t o) {
+    const int n = count[o];
+    const int32_t* idx = index + o * K;
+    const float* w = weights + o * K;
+    if (n == 0) return wasm_f32x4_splat(0.0f);
+    v128_t acc = wasm_f32x4_mul(wasm_v128_load32_splat(w), wasm_v128_load(t + 4 * idx[0]));
+    for (int k = 1; k < n; ++k)
+      acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_v128_load32_splat(w + k),
+                                               wasm_v128_load(t + 4 * idx[k])));
+    return acc;
+  };
+  int64_t o = 0;
+  for (; o + 4 <= out; o += 4) {
+    v128_t row[4];
+    bool done = false;
+    if constexpr (R > 0) {
+      uint32_t four;
+      std::memcpy(&four, regular + o, 4);
+      if (four == 0x01010101u) {
+        transpose4(dot_consecutive<R>(t + 4 * index[o * R], weights + o * R),
+                   dot_consecutive<R>(t + 4 * index[(o + 1) * R], weights + (o + 1) * R),
+                   dot_consecutive<R>(t + 4 * index[(o + 2) * R], weights + (o + 2) * R),
+                   dot_consecutive<R>(t + 4 * index[(o + 3) * R], weights + (o + 3) * R), row);
+        done = true;
+      }
+    }
+    if (!done) transpose4(output(o), output(o + 1), output(o + 2), output(o + 3), row);
+    wasm_v128_store(y0 + o, row[0]);
+    wasm_v128_store(y1 + o, row[1]);
+    wasm_v128_store(y2 + o, row[2]);
+    wasm_v128_store(y3 + o, row[3]);
+  }
+  for (; o < out; ++o) {
+    const v128_t v = output(o);
+    y0[o] = wasm_f32x4_extract_lane(v, 0);
+    y1[o] = wasm_f32x4_extract_lane(v, 1);
+    y2[o] = wasm_f32x4_extract_lane(v, 2);
+    y3[o] = wasm_f32x4_extract_lane(v, 3);
+  }
+}
+
 // The innermost axis (inner == 1) in float, 4 rows at a time: the 4 rows are transposed
 // into a strip of in vectors (lane j = row j), so that every tap of every output is one
 // vector load whatever the plan's indices (clamped edges, wide antialias windows,
 // downsampling), and the weight is the same in all lanes. Each lane computes exactly the
 // scalar loop's sum (same taps, same order, starting from tap 0's product), so the result
-// equals it bit for bit. The outputs are transposed back 4 at a time. The last outer % 4
-// rows run the scalar loop. Returns false (nothing written) when the strip cannot be
-// allocated; the caller then runs another kernel.
+// equals it bit for bit. Outputs whose K taps are consecutive inputs (K = 2 .. 8) skip the
+// index loads (rows4_outputs). The outputs are transposed back 4 at a time. The last
+// outer % 4 rows run the scalar loop. Returns false (nothing written) when the strip
+// cannot be allocated; the caller then runs another kernel.
 inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer,
                                     const AxisPlan& plan) {
   const int64_t in = plan.in, out = plan.out;
@@ -307,9 +371,9 @@ inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer,
   Buffer<float>& strip = inner_rows4_strip();
   if (strip.size() < in * 4 && !strip.allocate(in * 4)) return false;
   float* t = strip.data();
-  const int32_t* count = plan.count.data();
-  const int32_t* index = plan.index.data();
-  const float* weights = plan.weight_f.data();
+  // plan.consecutive (2 <= K <= 8): the outputs that take the unrolled form.
+  const uint8_t* regular = plan.consecutive.size() >= out ? plan.consecutive.data() : nullptr;
+  const int R = regular ? K : 0;
   int64_t p = 0;
   for (; p + 4 <= outer; p += 4) {
     const float* r0 = x + p * in;
@@ -323,36 +387,18 @@ inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer,
     }
     for (; c < in; ++c) wasm_v128_store(t + 4 * c, wasm_f32x4_make(r0[c], r1[c], r2[c], r3[c]));
     float* y0 = y + p * out;
-    float *y1 = y0 + out, *y2 = y1 + out, *y3 = y2 + out;
-    auto output = [&](int64_t o) {
-      const int n = count[o];
-      const int32_t* idx = index + o * K;
-      const float* w = weights + o * K;
-      if (n == 0) return wasm_f32x4_splat(0.0f);
-      v128_t acc = wasm_f32x4_mul(wasm_v128_load32_splat(w), wasm_v128_load(t + 4 * idx[0]));
-      for (int k = 1; k < n; ++k)
-        acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_v128_load32_splat(w + k),
-                                                 wasm_v128_load(t + 4 * idx[k])));
-      return acc;
-    };
-    int64_t o = 0;
-    for (; o + 4 <= out; o += 4) {
-      v128_t row[4];
-      transpose4(output(o), output(o + 1), output(o + 2), output(o + 3), row);
-      wasm_v128_store(y0 + o, row[0]);
-      wasm_v128_store(y1 + o, row[1]);
-      wasm_v128_store(y2 + o, row[2]);
-      wasm_v128_store(y3 + o, row[3]);
-    }
-    for (; o < out; ++o) {
-      const v128_t v = output(o);
-      y0[o] = wasm_f32x4_extract_lane(v, 0);
-      y1[o] = wasm_f32x4_extract_lane(v, 1);
-      y2[o] = wasm_f32x4_extract_lane(v, 2);
-      y3[o] = wasm_f32x4_extract_lane(v, 3);
+    switch (R) {
+      case 2: rows4_outputs<2>(t, plan, regular, y0); break;
+      case 3: rows4_outputs<3>(t, plan, regular, y0); break;
+      case 4: rows4_outputs<4>(t, plan, regular, y0); break;
+      case 5: rows4_outputs<5>(t, plan, regular, y0); break;
+      case 6: rows4_outputs<6>(t, plan, regular, y0); break;
+      case 7: rows4_outputs<7>(t, plan, regular, y0); break;
+      case 8: rows4_outputs<8>(t, plan, regular, y0); break;
+      default: rows4_outputs<0>(t, plan, regular, y0); break;
     }
   }
-  if (p < outer) resize_pass_scalar<float, float, float>(x + p * in, y + p * out, outer - p, 1, plan, weights);
+  if (p < outer) resize_pass_scalar<float, float, float>(x + p * in, y + p * out, outer - p, 1, plan, plan.weight_f.data());
   return true;
 }
 

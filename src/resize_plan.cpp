@@ -371,6 +371,15 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
     if (identity && !(n == 1 && idx[0] == o && w[0] == 1.0)) identity = false;
   }
   p->identity = identity;
+  if (K >= 2 && K <= 8) {
+    if (!p->consecutive.allocate(g.out)) return out_of_memory("a resize plan", g.out);
+    for (int64_t o = 0; o < g.out; ++o) {
+      const int32_t* idx = &p->index[o * K];
+      bool run = p->count[o] == K;
+      for (int k = 1; k < K && run; ++k) run = idx[k] == idx[0] + k;
+      p->consecutive[o] = run ? 1 : 0;
+    }
+  }
   p->blocks = 0;
   if (simd_form) OSW_RETURN_IF_ERROR(build_simd_blocks(g, K, window, p));
   return Status::Ok();

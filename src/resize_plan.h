@@ -66,6 +66,9 @@ struct AxisPlan {
   Buffer<double> weight;   // [out * K]: weights in use sum to 1
   Buffer<float> weight_f;  // the same weights in float, for float32 kernels
   Buffer<uint8_t> outside; // [out]: 1 where the output takes extrapolation_value
+  // [out], for 2 <= K <= 8 (else empty): 1 where the output uses all K taps and they are
+  // K consecutive inputs (the unrolled form of resize_pass_inner_rows4).
+  Buffer<uint8_t> consecutive;
 
   // The innermost-axis SIMD form (linear/cubic, K <= 4, float kernels): outputs in blocks of
   // 4 whose K taps are consecutive input indices inside the input, all within 8 inputs

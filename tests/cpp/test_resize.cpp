@@ -490,6 +490,8 @@ TEST_CASE("resize kernel: dense innermost blocks equal the scalar pass bit for b
 
 TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar pass bit for bit") {
   Rng r(62);
+  int64_t unrolled_seen = 0;  // groups of 4 outputs that take the unrolled consecutive form
+  bool k_seen[9] = {};
   for (int c = 0; c < 400; ++c) {
     ResizeAttrs at = random_attrs(r);
     if (at.mode == ResizeMode::Nearest) at.mode = r.coin() ? ResizeMode::Linear : ResizeMode::Cubic;
@@ -512,8 +514,19 @@ TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar 
       if (p.outside[i % size_t(g.out)]) continue;  // filled later
       REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
     }
+    if (p.consecutive.size() > 0 && outer >= 4) {
+      for (int64_t o = 0; o + 4 <= g.out; o += 4) {
+        if (p.consecutive[o] && p.consecutive[o + 1] && p.consecutive[o + 2] && p.consecutive[o + 3]) {
+          ++unrolled_seen;
+          k_seen[p.taps] = true;
+        }
+      }
+    }
   }
   release_kernel_scratch();
+  CHECK(unrolled_seen > 500);
+  for (int k : {2, 4}) CHECK(k_seen[k]);
+  CHECK((k_seen[5] || k_seen[6] || k_seen[7] || k_seen[8]));
 }
 
 namespace {
