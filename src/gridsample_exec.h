@@ -509,7 +509,12 @@ void gather_list(const float* x, const Off* off, const float* w, const Off* coun
                  int64_t stride, const int64_t* pos, int64_t n, float* y) {
   for (int64_t k = 0; k < n; ++k) {
     if (count[k] == 0) {  // zeros padding, every tap outside: the sum of no taps, +0
-      y[pos[k]] = 0.0f;
+      // A run of such locations at consecutive positions (the part of a row that the grid
+      // sends outside X) is one fill.
+      int64_t e = k + 1;
+      while (e < n && count[e] == 0 && pos[e] == pos[k] + (e - k)) ++e;
+      std::memset(y + pos[k], 0, sizeof(float) * static_cast<size_t>(e - k));
+      k = e - 1;
       continue;
     }
     if (count[k] == 1 && w[k * stride] == 1.0f) {
