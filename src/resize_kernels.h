@@ -303,11 +303,13 @@ inline v128_t dot_consecutive(const float* s, const float* w) {
   return acc;
 }
 
-// The outputs of 4 rows from their transposed strip t, into rows y0, y0 + out, ... R > 0:
-// every 4 outputs whose plan.consecutive flags are all set take dot_consecutive<R> (R == K, no index
-// loads, unrolled); the others, and all of them when R == 0, the loop over their taps.
+// Outputs [o_begin, o_end) of 4 rows from their transposed strip t, into rows y0,
+// y0 + out, ... (o_begin a multiple of 4). R > 0: every 4 outputs whose plan.consecutive
+// flags are all set take dot_consecutive<R> (R == K, no index loads, unrolled); the
+// others, and all of them when R == 0, the loop over their taps.
 template <int R>
-void rows4_outputs(const float* t, const AxisPlan& plan, const uint8_t* regular, float* y0) {
+void rows4_outputs(const float* t, const AxisPlan& plan, const uint8_t* regular, float* y0,
+                   int64_t o_begin, int64_t o_end) {
   const int64_t out = plan.out;
   const int K = plan.taps;
   const int32_t* count = plan.count.data();
@@ -325,8 +327,8 @@ void rows4_outputs(const float* t, const AxisPlan& plan, const uint8_t* regular,
                                                wasm_v128_load(t + 4 * idx[k])));
     return acc;
   };
-  int64_t o = 0;
-  for (; o + 4 <= out; o += 4) {
+  int64_t o = o_begin;
+  for (; o + 4 <= o_end; o += 4) {
     v128_t row[4];
     bool done = false;
     if constexpr (R > 0) {
@@ -346,12 +348,48 @@ void rows4_outputs(const float* t, const AxisPlan& plan, const uint8_t* regular,
     wasm_v128_store(y2 + o, row[2]);
     wasm_v128_store(y3 + o, row[3]);
   }
-  for (; o < out; ++o) {
+  for (; o < o_end; ++o) {
     const v128_t v = output(o);
     y0[o] = wasm_f32x4_extract_lane(v, 0);
     y1[o] = wasm_f32x4_extract_lane(v, 1);
     y2[o] = wasm_f32x4_extract_lane(v, 2);
     y3[o] = wasm_f32x4_extract_lane(v, 3);
+  }
+}
+
+// The pieces of resize_pass_inner_rows4, also used on their own by a streamed pair
+// (stream_outer_then_inner): the strip (nullptr when it cannot be allocated), the transpose of
+// 4 rows into it, and outputs [o_begin, o_end) of the 4 rows (o_begin a multiple of 4).
+inline float* rows4_strip(const AxisPlan& plan) {
+  Buffer<float>& strip = inner_rows4_strip();
+  if (strip.size() < plan.in * 4 && !strip.allocate(plan.in * 4)) return nullptr;
+  return strip.data();
+}
+inline void rows4_transpose(const float* r0, int64_t in, float* t) {
+  const float *r1 = r0 + in, *r2 = r1 + in, *r3 = r2 + in;
+  int64_t c = 0;
+  for (; c + 4 <= in; c += 4) {
+    v128_t col[4];
+    transpose4(wasm_v128_load(r0 + c), wasm_v128_load(r1 + c), wasm_v128_load(r2 + c),
+               wasm_v128_load(r3 + c), col);
+    for (int j = 0; j < 4; ++j) wasm_v128_store(t + 4 * (c + j), col[j]);
+  }
+  for (; c < in; ++c) wasm_v128_store(t + 4 * c, wasm_f32x4_make(r0[c], r1[c], r2[c], r3[c]));
+}
+__attribute__((noinline)) inline void rows4_part(const float* t, const AxisPlan& plan, float* y0,
+                                    int64_t o_begin, int64_t o_end) {
+  // plan.consecutive (2 <= K <= 8): the outputs that take the unrolled form.
+  const uint8_t* regular =
+      plan.consecutive.size() >= plan.out ? plan.consecutive.data() : nullptr;
+  switch (regular ? plan.taps : 0) {
+    case 2: rows4_outputs<2>(t, plan, regular, y0, o_begin, o_end); break;
+    case 3: rows4_outputs<3>(t, plan, regular, y0, o_begin, o_end); break;
+    case 4: rows4_outputs<4>(t, plan, regular, y0, o_begin, o_end); break;
+    case 5: rows4_outputs<5>(t, plan, regular, y0, o_begin, o_end); break;
+    case 6: rows4_outputs<6>(t, plan, regular, y0, o_begin, o_end); break;
+    case 7: rows4_outputs<7>(t, plan, regular, y0, o_begin, o_end); break;
+    case 8: rows4_outputs<8>(t, plan, regular, y0, o_begin, o_end); break;
+    default: rows4_outputs<0>(t, plan, regular, y0, o_begin, o_end); break;
   }
 }
 
@@ -367,36 +405,12 @@ void rows4_outputs(const float* t, const AxisPlan& plan, const uint8_t* regular,
 inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer,
                                     const AxisPlan& plan) {
   const int64_t in = plan.in, out = plan.out;
-  const int K = plan.taps;
-  Buffer<float>& strip = inner_rows4_strip();
-  if (strip.size() < in * 4 && !strip.allocate(in * 4)) return false;
-  float* t = strip.data();
-  // plan.consecutive (2 <= K <= 8): the outputs that take the unrolled form.
-  const uint8_t* regular = plan.consecutive.size() >= out ? plan.consecutive.data() : nullptr;
-  const int R = regular ? K : 0;
+  float* t = rows4_strip(plan);
+  if (!t) return false;
   int64_t p = 0;
   for (; p + 4 <= outer; p += 4) {
-    const float* r0 = x + p * in;
-    const float *r1 = r0 + in, *r2 = r1 + in, *r3 = r2 + in;
-    int64_t c = 0;
-    for (; c + 4 <= in; c += 4) {
-      v128_t col[4];
-      transpose4(wasm_v128_load(r0 + c), wasm_v128_load(r1 + c), wasm_v128_load(r2 + c),
-                 wasm_v128_load(r3 + c), col);
-      for (int j = 0; j < 4; ++j) wasm_v128_store(t + 4 * (c + j), col[j]);
-    }
-    for (; c < in; ++c) wasm_v128_store(t + 4 * c, wasm_f32x4_make(r0[c], r1[c], r2[c], r3[c]));
-    float* y0 = y + p * out;
-    switch (R) {
-      case 2: rows4_outputs<2>(t, plan, regular, y0); break;
-      case 3: rows4_outputs<3>(t, plan, regular, y0); break;
-      case 4: rows4_outputs<4>(t, plan, regular, y0); break;
-      case 5: rows4_outputs<5>(t, plan, regular, y0); break;
-      case 6: rows4_outputs<6>(t, plan, regular, y0); break;
-      case 7: rows4_outputs<7>(t, plan, regular, y0); break;
-      case 8: rows4_outputs<8>(t, plan, regular, y0); break;
-      default: rows4_outputs<0>(t, plan, regular, y0); break;
-    }
+    rows4_transpose(x + p * in, in, t);
+    rows4_part(t, plan, y + p * out, 0, out);
   }
   if (p < outer) resize_pass_scalar<float, float, float>(x + p * in, y + p * out, outer - p, 1, plan, plan.weight_f.data());
   return true;

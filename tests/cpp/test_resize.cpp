@@ -838,3 +838,75 @@ TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the pla
   REQUIRE(pairs > 100);
   REQUIRE(outer_first > 30);
 }
+
+// float32, any pass order: the streamed pairs must give exactly what the plan's passes give
+// one after the other as whole scalar passes. Covers the overlapped form of
+// stream_outer_then_inner (the last two axes, the inner one on the 4-row kernel: the next
+// group's v blend cut into parts between parts of this group's h pass), with rows long
+// enough to be cut (>= 512) and group counts that leave 0 to 3 rows over.
+TEST_CASE("resize op: float32 streamed passes equal whole scalar passes in the plan's order") {
+  Rng r(0xF10A7);
+  int pairs = 0, overlapped = 0, overlapped_split = 0;
+  for (int c = 0; c < 300; ++c) {
+    ResizeAttrs at;
+    at.mode = r.pick({ResizeMode::Linear, ResizeMode::Cubic});
+    at.coord = r.pick({CoordMode::HalfPixel, CoordMode::AlignCorners, CoordMode::Asymmetric,
+                       CoordMode::PytorchHalfPixel});
+    at.antialias = r.coin();
+    const int rank = int(r.range(2, 4));
+    int64_t dims[kMaxRank];
+    for (int a = 0; a < rank; ++a) dims[a] = r.pick<int64_t>({1, 3, 4, 7, 12, 19, 33});
+    dims[rank - 1] = r.pick<int64_t>({7, 33, 300, 600, 1100});
+    ResizeInputs in;
+    in.has_sizes = true;
+    for (int a = 0; a < rank; ++a)
+      in.sizes[a] = r.coin() ? dims[a] : r.pick<int64_t>({1, 2, dims[a] / 2 + 1, dims[a] * 2 / 3 + 1, dims[a] / 4 + 1, dims[a] + 3, dims[a] * 2});
+    if (r.coin()) {  // downsampling the last two axes: the outer one first, group counts
+      dims[rank - 2] = r.pick<int64_t>({33, 40, 64});
+      in.sizes[rank - 2] = r.pick<int64_t>({8, 9, 10, 11, 17, 30});
+      in.sizes[rank - 1] = r.pick<int64_t>({dims[rank - 1] / 2 + 1, dims[rank - 1] / 4 + 1, dims[rank - 1] * 2 / 3 + 1});
+    }
+    ResizePlan plan;
+    if (!resize_plan(at, in, rank, dims, &plan).ok()) continue;
+    int64_t n = 1, m = 1;
+    for (int a = 0; a < rank; ++a) {
+      n *= dims[a];
+      m *= plan.out_dims[a];
+    }
+    if (m == 0 || n > (int64_t(1) << 21) || m > (int64_t(1) << 21)) continue;
+    std::vector<float> x(static_cast<size_t>(n)), y(static_cast<size_t>(m));
+    for (float& v : x) v = float(r.real(-100, 100));
+    REQUIRE(run_plan(plan, DType::Float32, x.data(), y.data()).ok());
+    std::vector<float> cur = x;
+    int64_t d[kMaxRank];
+    for (int a = 0; a < rank; ++a) d[a] = dims[a];
+    for (int i = 0; i < plan.n_passes; ++i) {
+      const int a = plan.order[i];
+      int64_t outer = 1, inner = 1;
+      for (int j = 0; j < a; ++j) outer *= d[j];
+      for (int j = a + 1; j < rank; ++j) inner *= d[j];
+      const AxisPlan& ap = plan.axis[a];
+      std::vector<float> next(size_t(outer * ap.out * inner));
+      resize_pass_scalar<float, float, float>(cur.data(), next.data(), outer, inner, ap, ap.weight_f.data());
+      cur.swap(next);
+      d[a] = ap.out;
+    }
+    pairs += plan.n_passes >= 2;
+    if (plan.n_passes >= 2 && plan.order[plan.n_passes - 2] == rank - 2 &&
+        plan.order[plan.n_passes - 1] == rank - 1) {
+      const AxisPlan& pv = plan.axis[rank - 2];
+      const AxisPlan& ph = plan.axis[rank - 1];
+      const bool dense = ph.blocks > 0 && ph.blocks_dense * 4 >= ph.blocks * 3;
+      if (!dense && pv.out >= 8 && plan.n_passes == 2) {
+        ++overlapped;
+        overlapped_split += ph.in >= 512;
+      }
+    }
+    INFO("case " << c << " rank " << rank << " passes " << plan.n_passes);
+    REQUIRE(std::memcmp(cur.data(), y.data(), y.size() * sizeof(float)) == 0);
+  }
+  INFO("pairs " << pairs << ", overlapped " << overlapped << " (split " << overlapped_split << ")");
+  REQUIRE(pairs > 100);
+  REQUIRE(overlapped > 20);
+  REQUIRE(overlapped_split > 5);
+}
