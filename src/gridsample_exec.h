@@ -606,30 +606,33 @@ Status run_fast2d(const GridSampleAttrs& attrs, const Geometry& geo, const float
     if (plane_set <= kTouchMaxBytes / int64_t(sizeof(float)))
       touch_in_order(x + n * plane_set, plane_set);
     const G* grid_n = grid + n * geo.out_size * 2;
-    auto plan_rows = [&](const Block& b, int i, int64_t r_begin, int64_t r_end) {
-      plan_block_2d<G, Off>(attrs, geo, grid_n + b.first * 2, b.nh, b.nw, r_begin, r_end, &fp[i],
-                            goff[i].data(), gw[i].data(), gcount[i].data(), max_taps, wd.data());
-    };
+    // Step k = -1 plans block 0; step k >= 0 computes block k channel by channel and plans
+    // block k + 1 in as many parts. (plan_block_2d stays out of line: inlined, measured 4%
+    // slower on W5 and W6, though 0.35 KB smaller gzipped.)
     const int64_t nb = blocks_h * blocks_w;
     Block cur = block_at(0);
-    plan_rows(cur, 0, 0, cur.nh);
-    for (int64_t k = 0; k < nb; ++k) {
-      const int i = static_cast<int>(k % 2);
+    for (int64_t k = -1; k < nb; ++k) {
+      const int i = static_cast<int>((k + 2) % 2);  // plan of block k; block k + 1 is in 1 - i
       const bool more = k + 1 < nb;
-      const Block next = more ? block_at(k + 1) : cur;
-      for (int64_t c = 0; c < geo.c; ++c) {
-        const int64_t plane = n * geo.c + c;
-        const float* xc = x + plane * geo.in_size;
-        float* yb = y + plane * geo.out_size + cur.first;
-        fast_block<Off>(cubic, xc, fp[i], W, yb);
-        gather_list<Off>(xc, goff[i].data(), gw[i].data(), gcount[i].data(), max_taps,
-                         fp[i].gen, fp[i].ng, yb);
-        if (more) {
-          const int64_t r_begin = next.nh * c / geo.c, r_end = next.nh * (c + 1) / geo.c;
-          if (r_end > r_begin) plan_rows(next, 1 - i, r_begin, r_end);
+      const Block next = k < 0 ? cur : (more ? block_at(k + 1) : cur);
+      const int64_t steps = k < 0 ? 1 : geo.c;
+      for (int64_t c = 0; c < steps; ++c) {
+        if (k >= 0) {
+          const int64_t plane = n * geo.c + c;
+          const float* xc = x + plane * geo.in_size;
+          float* yb = y + plane * geo.out_size + cur.first;
+          fast_block<Off>(cubic, xc, fp[i], W, yb);
+          gather_list<Off>(xc, goff[i].data(), gw[i].data(), gcount[i].data(), max_taps,
+                           fp[i].gen, fp[i].ng, yb);
+        }
+        const int64_t r_begin = next.nh * c / steps, r_end = next.nh * (c + 1) / steps;
+        if (more && r_end > r_begin) {
+          plan_block_2d<G, Off>(attrs, geo, grid_n + next.first * 2, next.nh, next.nw, r_begin,
+                                r_end, &fp[1 - i], goff[1 - i].data(), gw[1 - i].data(),
+                                gcount[1 - i].data(), max_taps, wd.data());
         }
       }
-      cur = next;
+      if (k >= 0) cur = next;
     }
   }
   return Status::Ok();
