@@ -378,16 +378,15 @@ inline void rows4_transpose(const float* r0, int64_t in, float* t) {
 }
 __attribute__((noinline)) inline void rows4_part(const float* t, const AxisPlan& plan, float* y0,
                                     int64_t o_begin, int64_t o_end) {
-  // plan.consecutive (2 <= K <= 8): the outputs that take the unrolled form.
+  // plan.consecutive (2 <= K <= 8): the outputs that take the unrolled form. A plan's K is
+  // 1 (nearest) or even (2 or 4, or 2 - 2 * floor(1 - support / scale) with antialias), so
+  // odd K has no unrolled copy.
   const uint8_t* regular =
       plan.consecutive.size() >= plan.out ? plan.consecutive.data() : nullptr;
   switch (regular ? plan.taps : 0) {
     case 2: rows4_outputs<2>(t, plan, regular, y0, o_begin, o_end); break;
-    case 3: rows4_outputs<3>(t, plan, regular, y0, o_begin, o_end); break;
     case 4: rows4_outputs<4>(t, plan, regular, y0, o_begin, o_end); break;
-    case 5: rows4_outputs<5>(t, plan, regular, y0, o_begin, o_end); break;
     case 6: rows4_outputs<6>(t, plan, regular, y0, o_begin, o_end); break;
-    case 7: rows4_outputs<7>(t, plan, regular, y0, o_begin, o_end); break;
     case 8: rows4_outputs<8>(t, plan, regular, y0, o_begin, o_end); break;
     default: rows4_outputs<0>(t, plan, regular, y0, o_begin, o_end); break;
   }
@@ -398,7 +397,7 @@ __attribute__((noinline)) inline void rows4_part(const float* t, const AxisPlan&
 // vector load whatever the plan's indices (clamped edges, wide antialias windows,
 // downsampling), and the weight is the same in all lanes. Each lane computes exactly the
 // scalar loop's sum (same taps, same order, starting from tap 0's product), so the result
-// equals it bit for bit. Outputs whose K taps are consecutive inputs (K = 2 .. 8) skip the
+// equals it bit for bit. Outputs whose K taps are consecutive inputs (K = 2, 4, 6, 8) skip the
 // index loads (rows4_outputs). The outputs are transposed back 4 at a time. The last
 // outer % 4 rows run the scalar loop. Returns false (nothing written) when the strip
 // cannot be allocated; the caller then runs another kernel.
