@@ -557,7 +557,13 @@ Status run_fast2d(const GridSampleAttrs& attrs, const Geometry& geo, const float
   // Blocks are th x tw output locations: th whole rows (tw = out_w), or one part of a row
   // (th = 1) when a row is longer than the block size. Each channel's pass over a block
   // then writes one contiguous run of Y. th * tw <= the block size (out_h and out_w >= 1).
-  const int64_t b = tuning.block > 0 ? tuning.block : kFastBlock;
+  int64_t b = tuning.block > 0 ? tuning.block : kFastBlock;
+  // Under a small allocation limit (createSampler({ maxBytes })), smaller blocks rather than
+  // a failed call: a block's largest table holds 16 floats or max_taps offsets per location.
+  const int64_t per_location =
+      std::max<int64_t>(16 * int64_t(sizeof(float)),
+                        max_taps * int64_t(std::max(sizeof(Off), sizeof(float))));
+  while (b > 1 && b * per_location > allocation_limit()) b /= 2;
   const int64_t tw = std::min(geo.out_w, b);
   const int64_t th = std::max<int64_t>(1, std::min(geo.out_h, b / tw));
   const int64_t block = th * tw;  // <= b, and <= out_size

@@ -145,9 +145,14 @@ Status stream_outer_then_inner(const ResizePlan& plan, const Tin* src, T* y, con
               rows4_strip(ph) != nullptr;
   }
 #endif
-  const int64_t bytes = (overlap ? 2 : 1) * kGroup * block_in * int64_t(sizeof(F));
-  if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes))
-    return out_of_memory("resize row group", bytes);
+  int64_t bytes = (overlap ? 2 : 1) * kGroup * block_in * int64_t(sizeof(F));
+  if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes)) {
+    // Under a small allocation limit: one group, as without the overlap. (Rarely reached:
+    // with v first, X itself is usually larger than two groups.)
+    overlap = false;
+    bytes = kGroup * block_in * int64_t(sizeof(F));
+    if (!plan.scratch[0].allocate(bytes)) return out_of_memory("resize row group", bytes);
+  }
   F* group = reinterpret_cast<F*>(plan.scratch[0].data());
   const int K = pv.taps;
   const F* wv = weights_of<F>(pv);

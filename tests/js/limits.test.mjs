@@ -43,3 +43,25 @@ test('maxBytes is validated', async () => {
   await assert.rejects(createSampler({ maxBytes: 'a lot' }), TypeError);
   await assert.rejects(createSampler({ maxBytes: 1.5 }), RangeError);
 });
+
+test('a small maxBytes takes smaller blocks, not an error, and the same results', async () => {
+  const small = await createSampler({ maxBytes: 20_000 });
+  const dflt = await createSampler();
+  const rnd = (n, seed) => {
+    const a = new Float32Array(n);
+    let s = seed;
+    for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) >>> 0; a[i] = (s >>> 8) / 2 ** 24; }
+    return a;
+  };
+  // GridSample cubic on a 36 x 36 grid: the fast path's tap tables for a full block would
+  // be 36 * 36 * 16 * 4 bytes, over the limit; X, the grid and Y are under it.
+  const x = { type: 'float32', dims: [1, 1, 36, 36], data: rnd(36 * 36, 1) };
+  const grid = { type: 'float32', dims: [1, 36, 36, 2], data: rnd(36 * 36 * 2, 2).map((v) => v * 2.2 - 1.1) };
+  const opts = { mode: 'cubic', paddingMode: 'border' };
+  assert.deepEqual(small.gridSample(x, grid, opts).data, dflt.gridSample(x, grid, opts).data);
+  // Resize's streamed pair (up 4x on one axis, antialias down 4x on the last) under the
+  // same limit.
+  const r = { type: 'float32', dims: [1, 1, 2, 1024], data: rnd(2048, 3) };
+  const ropts = { sizes: [1, 1, 8, 256], mode: 'linear', antialias: true };
+  assert.deepEqual(small.resize(r, ropts).data, dflt.resize(r, ropts).data);
+});
