@@ -15,8 +15,11 @@
 //
 // The 2-D fast path (float32 X, r = 2, linear or cubic; gs::Tuning::generic turns it off).
 // The same three steps, specialised (run_fast2d). A block is whole rows of the output (at
-// most kFastBlock locations; a longer row is cut into parts), so that one channel's pass
-// over a block writes one contiguous run of Y.
+// most kFastBlock locations, fewer under a small allocation limit; a longer row is cut into
+// parts), so that one channel's pass over a block writes one contiguous run of Y. Two
+// plans alternate: the next block is planned a few rows after each channel of the current
+// one, so that planning runs between the gathers. X of at most 2 MiB per batch item is
+// read once in order first (touch_in_order), so that the gathers find it in cache.
 //   plan:   plan_block_2d() takes a location to the fast path when, on each axis, the taps
 //           of the mode are all inside X and all of non-zero weight: linear, the coordinate
 //           (after border's clamp or reflection's reflect, which leave such a coordinate
