@@ -124,8 +124,9 @@ Status stream_last_two(const ResizePlan& plan, const Tin* src, T* y, const int64
 // kGroup output rows of v (each a block of everything after v) are blended into a small
 // buffer, and h's pass runs on that group at once, writing kGroup rows of Y. The
 // intermediate tensor between the two passes never exists, and h's pass sees several rows
-// (the 4-row transposed kernel applies when h is innermost). Same arithmetic as the two
-// whole passes: blend_rows_into computes each element as resize_pass does.
+// (the 4-row transposed kernel applies when h is innermost; float32 then overlaps the next
+// group's blend with this group's h pass, see below). Same arithmetic as the two whole
+// passes: blend_rows_into computes each element as resize_pass does.
 template <typename T, typename F, typename Tin>
 Status stream_outer_then_inner(const ResizePlan& plan, const Tin* src, T* y, const int64_t* cur,
                                int v, int h) {
