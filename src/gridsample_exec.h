@@ -253,8 +253,8 @@ inline bool fast_cubic_pair(double xw, double xh, v128_t last1, int64_t* ix, int
 }
 #endif
 
-// The fast plan of one block (a tile of the output): nf locations at positions idx[f]
-// (relative to the tile's first location) with top-left offsets off[f] and weights w. Linear weights are laid out for the vector kernel, per group of four
+// The fast plan of one block of the output: nf locations at positions idx[f]
+// (relative to the block's first location) with top-left offsets off[f] and weights w. Linear weights are laid out for the vector kernel, per group of four
 // locations q = 0..3: 8 top-row weights (w00 w01 of q = 0, then q = 1, 2, 3), then 8
 // bottom-row weights; so location f's row i, column k is w[(f / 4) * 16 + i * 8 +
 // (f % 4) * 2 + k] = w[f * 4 - (f % 4) * 2 + i * 8 + k]. Cubic: 16 weights per location, row

@@ -141,8 +141,7 @@ Status stream_outer_then_inner(const ResizePlan& plan, const Tin* src, T* y, con
 #if OSW_HAVE_SIMD
   if constexpr (std::is_same<F, float>::value && std::is_same<T, float>::value &&
                   std::is_same<Tin, float>::value) {
-    const bool dense = ph.blocks > 0 && ph.blocks_dense * 4 >= ph.blocks * 3;
-    overlap = inner_h == 1 && outer_h == 1 && !dense && pv.out >= 2 * kGroup &&
+    overlap = inner_h == 1 && outer_h == 1 && !mostly_dense(ph) && pv.out >= 2 * kGroup &&
               rows4_strip(ph) != nullptr;
   }
 #endif

@@ -292,6 +292,12 @@ inline Buffer<float>& inner_rows4_strip() {
 }
 inline void release_kernel_scratch() { inner_rows4_strip() = Buffer<float>(); }
 
+// Whether an innermost axis has the dense block form for at least 3/4 of its blocks: its
+// rows then take the shuffle kernel (resize_pass_inner_simd), else the 4-row one.
+inline bool mostly_dense(const AxisPlan& plan) {
+  return plan.blocks > 0 && plan.blocks_dense * 4 >= plan.blocks * 3;
+}
+
 // sum_k w[k] * s[4 k] over 4 lanes, k = 0 .. R - 1 in order (tap 0's product first): the
 // taps of an output whose R inputs are consecutive, read from a transposed strip.
 template <int R>
@@ -560,8 +566,7 @@ __attribute__((noinline)) void resize_pass(const Tin* x, Tout* y, int64_t outer,
     if (inner == 1) {
       // Several rows without the dense block form (antialias, downsampling, edges):
       // transposed 4 rows at a time. A single row, or the dense form: shuffles.
-      const bool dense = plan.blocks > 0 && plan.blocks_dense * 4 >= plan.blocks * 3;
-      if (outer >= 4 && !dense && resize_pass_inner_rows4(x, y, outer, plan)) return;
+      if (outer >= 4 && !mostly_dense(plan) && resize_pass_inner_rows4(x, y, outer, plan)) return;
       if (plan.blocks > 0) {
         resize_pass_inner_simd(x, y, outer, plan);
         return;

@@ -379,6 +379,8 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
       for (int k = 1; k < K && run; ++k) run = idx[k] == idx[0] + k;
       p->consecutive[o] = run ? 1 : 0;
     }
+  } else {
+    p->consecutive = Buffer<uint8_t>();  // a reused plan keeps no flags of an earlier one
   }
   p->blocks = 0;
   if (simd_form) OSW_RETURN_IF_ERROR(build_simd_blocks(g, K, window, p));
