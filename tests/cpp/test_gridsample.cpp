@@ -135,6 +135,21 @@ Result run_gs(const GridSampleAttrs& a, DType xt, const Dims& xd, const Vals& xv
   return res;
 }
 
+// The 2-D float32 X through the fast path and through the generic one (gs::Tuning::generic).
+struct FastAndGeneric {
+  Result fast, gen;
+};
+FastAndGeneric run_fast_and_generic(const GridSampleAttrs& a, const Dims& xd, const Vals& x,
+                                    DType gt, const Dims& gd, const Vals& g) {
+  osw::gs::Tuning generic;
+  generic.generic = true;
+  FastAndGeneric r{run_gs(a, DType::Float32, xd, x, gt, gd, g),
+                   run_gs(a, DType::Float32, xd, x, gt, gd, g, generic)};
+  REQUIRE(r.fast.status.ok());
+  REQUIRE(r.gen.status.ok());
+  return r;
+}
+
 bool close(double got, double want, double abs_tol, double rel_tol) {
   if (std::isnan(want)) return std::isnan(got);
   if (std::isinf(want)) return got == want;
@@ -573,12 +588,7 @@ TEST_CASE("gridsample: zeros padding at the edges of the all-outside ranges", "[
     for (DType gt : kFloatTypes) {
       const Vals xx = as_type(DType::Float32, x), gg = as_type(gt, g);
       INFO(mode_name(m) << " grid " << osw::dtype_name(gt));
-      osw::gs::Tuning generic;
-      generic.generic = true;
-      const Result fast = run_gs(a, DType::Float32, xd, xx, gt, gd, gg);
-      const Result gen = run_gs(a, DType::Float32, xd, xx, gt, gd, gg, generic);
-      REQUIRE(fast.status.ok());
-      REQUIRE(gen.status.ok());
+      const auto [fast, gen] = run_fast_and_generic(a, xd, xx, gt, gd, gg);
       const int64_t bad = first_mismatch(fast.y, gen.y, 0.0, 1e-6);
       INFO("first mismatch at " << bad << ": fast path " << (bad >= 0 ? fast.y[bad] : 0.0)
                                 << ", generic " << (bad >= 0 ? gen.y[bad] : 0.0));
@@ -1096,12 +1106,7 @@ TEST_CASE("gridsample: the 2-D float32 fast path sums in its documented order", 
               INFO(mode_name(m) << " " << pad_name(p) << " align " << align << " X "
                                 << dims_str(xd) << " grid " << osw::dtype_name(gt) << dims_str(gd)
                                 << (xv == &xs ? " with special pixels" : ""));
-              osw::gs::Tuning generic;
-              generic.generic = true;
-              const Result fast = run_gs(a, DType::Float32, xd, xx, gt, gd, gg);
-              const Result gen = run_gs(a, DType::Float32, xd, xx, gt, gd, gg, generic);
-              REQUIRE(fast.status.ok());
-              REQUIRE(gen.status.ok());
+              const auto [fast, gen] = run_fast_and_generic(a, xd, xx, gt, gd, gg);
               // Expected: the documented sum where the fast path applies, the generic
               // path's result everywhere else.
               for (int64_t n = 0; n < N; ++n) {

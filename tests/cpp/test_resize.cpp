@@ -793,6 +793,35 @@ TEST_CASE("resize plan: regressions from the property tests") {
   }
 }
 
+// X through the plan's passes one after the other as whole scalar passes: float
+// intermediates, the last pass narrowed to Tout (X itself when there is no pass).
+template <typename Tout, typename Tin>
+std::vector<Tout> whole_scalar_passes(const ResizePlan& plan, const int64_t* dims,
+                                      const std::vector<Tin>& x) {
+  if (plan.n_passes == 0) return std::vector<Tout>(x.begin(), x.end());
+  std::vector<float> cur(x.begin(), x.end());
+  int64_t d[kMaxRank];
+  for (int a = 0; a < plan.rank; ++a) d[a] = dims[a];
+  std::vector<Tout> want;
+  for (int i = 0; i < plan.n_passes; ++i) {
+    const int a = plan.order[i];
+    int64_t outer = 1, inner = 1;
+    for (int j = 0; j < a; ++j) outer *= d[j];
+    for (int j = a + 1; j < plan.rank; ++j) inner *= d[j];
+    const AxisPlan& ap = plan.axis[a];
+    if (i + 1 < plan.n_passes) {
+      std::vector<float> next(size_t(outer * ap.out * inner));
+      resize_pass_scalar<float, float, float>(cur.data(), next.data(), outer, inner, ap, ap.weight_f.data());
+      cur.swap(next);
+    } else {
+      want.resize(size_t(outer * ap.out * inner));
+      resize_pass_scalar<float, Tout, float>(cur.data(), want.data(), outer, inner, ap, ap.weight_f.data());
+    }
+    d[a] = ap.out;
+  }
+  return want;
+}
+
 // uint8 on the float path (the fixed-point path off), any pass order: the streamed pairs
 // (rows of X blended in groups, stream_outer_then_inner; or cached rows, stream_last_two)
 // must give exactly what the plan's passes give one after the other as whole scalar passes.
@@ -828,27 +857,7 @@ TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the pla
     for (uint8_t& v : x) v = uint8_t(r.range(0, 255));
     REQUIRE(run_plan(plan, DType::UInt8, x.data(), y.data()).ok());
     // The passes one by one: float intermediates, the last one narrowed to uint8.
-    std::vector<float> cur(x.begin(), x.end());
-    int64_t d[kMaxRank];
-    for (int a = 0; a < rank; ++a) d[a] = dims[a];
-    std::vector<uint8_t> want;
-    if (plan.n_passes == 0) want = x;
-    for (int i = 0; i < plan.n_passes; ++i) {
-      const int a = plan.order[i];
-      int64_t outer = 1, inner = 1;
-      for (int j = 0; j < a; ++j) outer *= d[j];
-      for (int j = a + 1; j < rank; ++j) inner *= d[j];
-      const AxisPlan& ap = plan.axis[a];
-      if (i + 1 < plan.n_passes) {
-        std::vector<float> next(size_t(outer * ap.out * inner));
-        resize_pass_scalar<float, float, float>(cur.data(), next.data(), outer, inner, ap, ap.weight_f.data());
-        cur.swap(next);
-      } else {
-        want.resize(size_t(outer * ap.out * inner));
-        resize_pass_scalar<float, uint8_t, float>(cur.data(), want.data(), outer, inner, ap, ap.weight_f.data());
-      }
-      d[a] = ap.out;
-    }
+    const std::vector<uint8_t> want = whole_scalar_passes<uint8_t>(plan, dims, x);
     pairs += plan.n_passes >= 2;
     outer_first += plan.n_passes == 2 && plan.order[0] < plan.order[1];
     INFO("case " << c << " rank " << rank << " passes " << plan.n_passes);
@@ -897,20 +906,7 @@ TEST_CASE("resize op: float32 streamed passes equal whole scalar passes in the p
     std::vector<float> x(static_cast<size_t>(n)), y(static_cast<size_t>(m));
     for (float& v : x) v = float(r.real(-100, 100));
     REQUIRE(run_plan(plan, DType::Float32, x.data(), y.data()).ok());
-    std::vector<float> cur = x;
-    int64_t d[kMaxRank];
-    for (int a = 0; a < rank; ++a) d[a] = dims[a];
-    for (int i = 0; i < plan.n_passes; ++i) {
-      const int a = plan.order[i];
-      int64_t outer = 1, inner = 1;
-      for (int j = 0; j < a; ++j) outer *= d[j];
-      for (int j = a + 1; j < rank; ++j) inner *= d[j];
-      const AxisPlan& ap = plan.axis[a];
-      std::vector<float> next(size_t(outer * ap.out * inner));
-      resize_pass_scalar<float, float, float>(cur.data(), next.data(), outer, inner, ap, ap.weight_f.data());
-      cur.swap(next);
-      d[a] = ap.out;
-    }
+    const std::vector<float> want = whole_scalar_passes<float>(plan, dims, x);
     pairs += plan.n_passes >= 2;
     if (plan.n_passes >= 2 && plan.order[plan.n_passes - 2] == rank - 2 &&
         plan.order[plan.n_passes - 1] == rank - 1) {
@@ -923,7 +919,8 @@ TEST_CASE("resize op: float32 streamed passes equal whole scalar passes in the p
       }
     }
     INFO("case " << c << " rank " << rank << " passes " << plan.n_passes);
-    REQUIRE(std::memcmp(cur.data(), y.data(), y.size() * sizeof(float)) == 0);
+    REQUIRE(want.size() == y.size());
+    REQUIRE(std::memcmp(want.data(), y.data(), y.size() * sizeof(float)) == 0);
   }
   INFO("pairs " << pairs << ", overlapped " << overlapped << " (split " << overlapped_split << ")");
   REQUIRE(pairs > 100);
