@@ -534,10 +534,13 @@ TEST_CASE("gridsample: many locations cross block boundaries", "[gridsample]") {
   Rng rng(6);
   for (GridMode m : kModes) {
     for (PaddingMode p : kPads) {
-      // The default block (kFastBlock, 4096 locations) is whole rows: 80 x 61 is one block
-      // of 67 rows and one of 13; a row of 4099 is cut into 4096 + 3.
+      // The default blocks are whole rows. Cubic (kFastBlock, 4096 locations): 80 x 61 is
+      // one block of 67 rows and one of 13; a row of 4099 is cut into 4096 + 3. Linear
+      // (kFastBlockLinear, 65536): 300 x 250 is one block of 262 rows and one of 38; a row
+      // of 65539 is cut into 65536 + 3.
       for (const std::vector<int64_t>& gd :
-           {std::vector<int64_t>{2, 80, 61, 2}, std::vector<int64_t>{1, 2, 4099, 2}}) {
+           {std::vector<int64_t>{2, 80, 61, 2}, std::vector<int64_t>{1, 2, 4099, 2},
+            std::vector<int64_t>{1, 300, 250, 2}, std::vector<int64_t>{1, 1, 65539, 2}}) {
         Case c;
         c.xd = {gd[0], 3, 7, 9};
         c.gd = gd;
