@@ -15,11 +15,16 @@
 //
 // The 2-D fast path (float32 X, r = 2, linear or cubic; gs::Tuning::generic turns it off).
 // The same three steps, specialised (run_fast2d). A block is whole rows of the output (at
-// most kFastBlock locations, fewer under a small allocation limit; a longer row is cut into
-// parts), so that one channel's pass over a block writes one contiguous run of Y. Two
-// plans alternate: the next block is planned a few rows after each channel of the current
-// one, so that planning runs between the gathers. X of at most 2 MiB per batch item is
-// read once in order first (touch_in_order), so that the gathers find it in cache.
+// most kFastBlock = 4096 locations for cubic, kFastBlockLinear = 65536 for linear, fewer
+// under a small allocation limit; a longer row is cut into parts), so that one channel's
+// pass over a block writes one contiguous run of Y. With more than one block, two plans
+// alternate: the next block is planned a few rows after each channel of the current one,
+// so that planning runs between the gathers. Reads in order (touch_in_order) bring X into
+// cache before the gathers, which follow the grid in any direction: cubic reads X of at
+// most 2 MiB per batch item once; linear, before each channel's pass over a block, the
+// rows of that plane the block's fast locations reach, when they are at most 512 KB and
+// the block's first output row crosses 3 or more rows of X (an output row that runs along
+// a row of X is read in order by the gathers themselves).
 //   plan:   plan_block_2d() takes a location to the fast path when, on each axis, the taps
 //           of the mode are all inside X and all of non-zero weight: linear, the coordinate
 //           (after border's clamp or reflection's reflect, which leave such a coordinate
