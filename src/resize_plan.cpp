@@ -2,6 +2,7 @@
 #include "resize_plan.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace osw {
@@ -212,6 +213,44 @@ int max_taps(const ResizeAttrs& attrs, double scale) {
 
 }  // namespace
 
+// Finds the pairs of dense blocks in the two-phase form (see AxisPlan::blk_pair). The
+// phases' weights are those of the pair nearest the middle that has the form's windows;
+// every pair whose windows and weights (bit for bit) match is marked.
+static Status build_simd_pairs(int K, const Buffer<int64_t>& window, AxisPlan* p) {
+  p->pairs = 0;
+  const int64_t n = p->blocks / 2;
+  if (K > 4 || n == 0) return Status::Ok();
+  auto windows_fit = [&](int64_t q, int dt) {
+    if (!p->blk_dense[2 * q] || !p->blk_dense[2 * q + 1]) return false;
+    const int64_t o0 = 8 * q, s = window[o0];
+    for (int j = 0; j < 4; ++j)
+      if (window[o0 + 2 * j] != s + j || window[o0 + 2 * j + 1] != s + dt + j) return false;
+    return true;
+  };
+  // The first pair with the form's windows from the middle down, else up from it.
+  int64_t mid = -1;
+  int dt = 0;
+  for (int64_t i = 0; i < n && mid < 0; ++i) {
+    const int64_t q = i <= n / 2 ? n / 2 - i : i;
+    dt = static_cast<int>(window[8 * q + 1] - window[8 * q]);
+    if (dt >= 0 && dt <= 3 && windows_fit(q, dt)) mid = q;
+  }
+  if (mid < 0) return Status::Ok();
+  // Dense outputs use all K taps, in window order: weight_f[o * K + k] is tap k's.
+  for (int ph = 0; ph < 2; ++ph)
+    for (int k = 0; k < K; ++k) p->pair_w[ph][k] = p->weight_f[(8 * mid + ph) * K + k];
+  if (!p->blk_pair.allocate(n)) return out_of_memory("a resize plan", n);
+  for (int64_t q = 0; q < n; ++q) {
+    bool ok = windows_fit(q, dt);
+    for (int j = 0; ok && j < 8; ++j)
+      ok = std::memcmp(&p->weight_f[(8 * q + j) * K], p->pair_w[j % 2], sizeof(float) * K) == 0;
+    p->blk_pair[q] = ok ? 1 : 0;
+    p->pairs += ok ? 1 : 0;
+  }
+  p->pair_dt = dt;
+  return Status::Ok();
+}
+
 // Builds the innermost-axis SIMD form from the compacted taps and each output's window.
 // A block qualifies when its 4 outputs have windows inside the input (no clamping, no
 // crop, finite weights), within 8 inputs of the first window, and 8 inputs can be loaded.
@@ -256,7 +295,7 @@ static Status build_simd_blocks(const AxisGeometry& g, int K, const Buffer<int64
     p->blocks_dense += dense ? 1 : 0;
   }
   p->blocks = blocks;
-  return Status::Ok();
+  return build_simd_pairs(K, window, p);
 }
 
 Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* p) {
@@ -383,6 +422,7 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
     p->consecutive = Buffer<uint8_t>();  // a reused plan keeps no flags of an earlier one
   }
   p->blocks = 0;
+  p->pairs = 0;
   if (simd_form) OSW_RETURN_IF_ERROR(build_simd_blocks(g, K, window, p));
   return Status::Ok();
 }

@@ -462,7 +462,7 @@ TEST_CASE("resize kernel: innermost-axis SIMD pass equals the scalar pass bit fo
 TEST_CASE("resize kernel: dense innermost blocks equal the scalar pass bit for bit") {
   // Upsampling and mild downsampling, linear and cubic: mostly dense blocks.
   Rng r(61);
-  int64_t dense_seen = 0;
+  int64_t dense_seen = 0, pairs_seen = 0;
   for (int c = 0; c < 300; ++c) {
     ResizeAttrs at;
     at.mode = r.coin() ? ResizeMode::Linear : ResizeMode::Cubic;
@@ -475,6 +475,7 @@ TEST_CASE("resize kernel: dense innermost blocks equal the scalar pass bit for b
     REQUIRE(build_axis_plan(at, g, &p).ok());
     if (p.blocks == 0) continue;
     dense_seen += p.blocks_dense;
+    pairs_seen += p.pairs;
     const int64_t outer = r.range(1, 3);
     std::vector<float> x(static_cast<size_t>(outer * g.in));
     for (float& v : x) v = float(r.real(-100, 100));
@@ -486,6 +487,36 @@ TEST_CASE("resize kernel: dense innermost blocks equal the scalar pass bit for b
     for (size_t i = 0; i < ys.size(); ++i) REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
   }
   CHECK(dense_seen > 2000);
+  CHECK(pairs_seen > 50);  // the two-phase form of 2x upsampling was reached
+}
+
+TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the scalar pass") {
+  // Fixed plans (the random draws above differ between standard libraries): every 2x
+  // half_pixel / pytorch_half_pixel axis of 16 or more inputs has pairs in its interior
+  // (all but one pair at the start and two at the end, whose 8-input loads or windows
+  // would leave the input).
+  Rng r(62);
+  for (ResizeMode m : {ResizeMode::Linear, ResizeMode::Cubic}) {
+    for (CoordMode cm : {CoordMode::HalfPixel, CoordMode::PytorchHalfPixel}) {
+      for (int64_t in = 16; in <= 49; ++in) {
+        ResizeAttrs at;
+        at.mode = m;
+        at.coord = cm;
+        AxisPlan p;
+        REQUIRE(build_axis_plan(at, axis_sizes(in, 2 * in), &p).ok());
+        INFO("mode " << int(m) << " coord " << int(cm) << " in " << in);
+        CHECK(p.pairs >= p.blocks / 2 - 3);
+        CHECK(p.pair_dt == 1);
+        std::vector<float> x(static_cast<size_t>(2 * in));
+        for (float& v : x) v = float(r.real(-100, 100));
+        x[size_t(r.range(0, int64_t(x.size()) - 1))] = r.pick({float(NAN), float(INFINITY), -0.0f});
+        std::vector<float> ys(static_cast<size_t>(2 * p.out)), yv(ys.size());
+        resize_pass_scalar<float, float, float>(x.data(), ys.data(), 2, 1, p, p.weight_f.data());
+        resize_pass_inner_simd(x.data(), yv.data(), 2, p);
+        for (size_t i = 0; i < ys.size(); ++i) REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
+      }
+    }
+  }
 }
 
 TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar pass bit for bit") {
