@@ -229,16 +229,17 @@ inline void resize_pass_inner_simd_k(const float* x, float* y, int64_t outer,
     for (int k = 1; k < n; ++k) acc += w[k] * xp[idx[k]];
     yp[o] = acc;
   };
-  // The two-phase pairs (2x upsampling): both phases' weights, splat once.
+  // The two-phase pairs (2x upsampling; K = 2 and 4 only, KC known): both phases'
+  // weights, splat once.
   v128_t pw[2][4];
   for (int ph = 0; ph < 2; ++ph)
     for (int k = 0; k < 4; ++k) pw[ph][k] = wasm_f32x4_splat(plan.pair_w[ph][k]);
-  const uint8_t* pair = plan.pairs > 0 ? plan.blk_pair.data() : nullptr;
+  const uint8_t* pair = KC > 0 && plan.pairs > 0 ? plan.blk_pair.data() : nullptr;
   for (int64_t p = 0; p < outer; ++p) {
     const float* xp = x + p * in;
     float* yp = y + p * out;
     for (int64_t b = 0; b < plan.blocks; ++b) {
-      if (pair && (b & 1) == 0 && b + 1 < plan.blocks && pair[b / 2]) {
+      if (KC > 0 && pair && (b & 1) == 0 && b + 1 < plan.blocks && pair[b / 2]) {
         // Outputs 4b .. 4b + 7: even ones e[j] = sum_k w0[k] x[s + j + k], odd ones from
         // s + dt; the same products and order of sums as the dense form.
         const float* xe = xp + plan.blk_base[b];
