@@ -747,8 +747,17 @@ Status dispatch_offsets(const GridSampleAttrs& attrs, const Geometry& geo, const
   const T* xp = static_cast<const T*>(x.data);
   const G* gp = static_cast<const G*>(grid.data);
   T* yp = static_cast<T*>(y->data);
-  if (tuning.wide_offsets || geo.in_size > std::numeric_limits<int32_t>::max()) {
-    return run<T, G, int64_t>(attrs, geo, xp, gp, yp, tuning);
+  // In wasm32 a plane of elements of 2 bytes or more has fewer than 2^31 of them (memory
+  // is at most 4 GiB), so int32 offsets always do there and the int64 kernels are not
+  // built for those types (tuning.wide_offsets changes nothing; native builds run them).
+  constexpr bool kNarrowOnly = sizeof(void*) == 4 && sizeof(T) >= 2;
+  if constexpr (kNarrowOnly) {
+    if (geo.in_size > std::numeric_limits<int32_t>::max())
+      return Status::Range("GridSample: an X plane too large for this build");
+  } else {
+    if (tuning.wide_offsets || geo.in_size > std::numeric_limits<int32_t>::max()) {
+      return run<T, G, int64_t>(attrs, geo, xp, gp, yp, tuning);
+    }
   }
   return run<T, G, int32_t>(attrs, geo, xp, gp, yp, tuning);
 }
