@@ -70,7 +70,13 @@ function makeApi(loadModule) {
 
   // ---------------------------------------------------------------- value checks
 
-  function checkInt(v, what) {
+  // Checks take the argument's name, and an element's index i where it is one of a list:
+  // the element's name, what[i], is then built only for a message (no string per call).
+  const nameOf = (what, i) => (i === undefined ? what : `${what}[${i}]`);
+
+  function checkInt(v, what, i) {
+    if (typeof v === 'number' && Number.isSafeInteger(v)) return v === 0 ? 0 : v; // -0 -> 0
+    what = nameOf(what, i);
     if (typeof v === 'bigint') {
       if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER))
         throw new RangeError(`${what}: ${v} is too large`);
@@ -81,10 +87,15 @@ function makeApi(loadModule) {
     return v === 0 ? 0 : v; // -0 -> 0
   }
 
-  function checkNumber(v, what) {
-    if (typeof v !== 'number') throw new TypeError(`${what}: expected a number, got ${describe(v)}`);
+  function checkNumber(v, what, i) {
+    if (typeof v !== 'number') throw new TypeError(`${nameOf(what, i)}: expected a number, got ${describe(v)}`);
     return v;
   }
+
+  // Element checks for checkList, made once.
+  const intElem = (e, what, i) => checkInt(e, what, i);
+  const numberElem = (e, what, i) => checkNumber(e, what, i);
+  const float32Elem = (e, what, i) => Math.fround(checkNumber(e, what, i));
 
   function checkFinite(v, what) {
     checkNumber(v, what);
@@ -113,7 +124,7 @@ function makeApi(loadModule) {
     if (!(Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))))
       throw new TypeError(`${what}: expected an array of numbers, got ${describe(v)}`);
     const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = elem(v[i], `${what}[${i}]`);
+    for (let i = 0; i < v.length; i++) out[i] = elem(v[i], what, i);
     return out;
   }
 
@@ -128,9 +139,10 @@ function makeApi(loadModule) {
       throw new TypeError(`${what}: expected a tensor { type, dims, data }, got ${describe(t)}`);
     if (t instanceof WasmTensor) {
       if (t.disposed) throw new RangeError(`${what}: the tensor was disposed`);
-      // dims are frozen at creation, so they are shared rather than copied; data is a view
-      // created on demand (only roi/scales/sizes and grids ever read it in JS).
-      return { type: t._type, dims: t._dims, data: null, info: TYPES[t._type], size: t._size, wasm: t, tensor: t };
+      // type and dims are fixed at creation, so the checked form is made once (see the
+      // constructor); data is a view created on demand (only roi/scales/sizes and grids ever
+      // read it in JS).
+      return t._checked;
     }
     const type = t.type;
     if (typeof type !== 'string') throw new TypeError(`${what}.type: expected a string, got ${describe(type)}`);
@@ -150,7 +162,9 @@ function makeApi(loadModule) {
     const d = new Array(rank);
     let n = 1;
     for (let i = 0; i < rank; i++) {
-      const v = checkInt(dims[i], `${what}.dims[${i}]`);
+      const e = dims[i];
+      // A non-negative safe integer needs no name; anything else is checked with one.
+      const v = typeof e === 'number' && Number.isSafeInteger(e) && e >= 0 ? e + 0 : checkInt(e, `${what}.dims`, i);
       if (v < 0) throw new RangeError(`${what}.dims[${i}]: must be non-negative, got ${v}`);
       d[i] = v;
       n *= v;
@@ -214,6 +228,8 @@ function makeApi(loadModule) {
       Object.defineProperty(this, 'type', { value: type, enumerable: true });
       Object.defineProperty(this, 'dims', { value: Object.freeze(dims.slice()), enumerable: true });
       Object.defineProperty(this, 'size', { value: size, enumerable: true });
+      // What checkTensor() gives for it: made once, from the private copies.
+      this._checked = { type, dims: this._dims, data: null, info: TYPES[type], size, wasm: this, tensor: this };
     }
     get data() {
       if (!this._ptr) throw new RangeError('tensor: used after dispose()');
@@ -518,9 +534,9 @@ function makeApi(loadModule) {
       if (typeof type !== 'string') throw new TypeError(`tensor: type must be a string, got ${describe(type)}`);
       const info = TYPES[type];
       if (!info) throw new TypeError(`tensor: unsupported type '${type}'${didYouMean(type, Object.keys(TYPES))}`);
-      const d = checkList(dims, 'tensor: dims', (e, w) => {
-        const v = checkInt(e, w);
-        if (v < 0) throw new RangeError(`${w}: must be non-negative, got ${v}`);
+      const d = checkList(dims, 'tensor: dims', (e, w, i) => {
+        const v = checkInt(e, w, i);
+        if (v < 0) throw new RangeError(`${nameOf(w, i)}: must be non-negative, got ${v}`);
         return v;
       });
       if (d.length > this._S.MAX_RANK) throw new RangeError(`tensor: rank must be at most ${this._S.MAX_RANK}, got ${d.length}`);
@@ -681,7 +697,7 @@ function makeApi(loadModule) {
     }
 
     _axes(v, rank) {
-      const axes = checkList(v, 'axes', (e, w) => checkInt(e, w));
+      const axes = checkList(v, 'axes', intElem);
       if (axes.length === 0 || axes.length > rank)
         throw new RangeError(`axes: expected between 1 and ${rank} axes, got ${axes.length}`);
       const seen = new Set();
@@ -708,7 +724,7 @@ function makeApi(loadModule) {
       let scales;
       if (version === 7) {
         if (a.scales === undefined) throw new TypeError('scales: Upsample-7 requires the scales attribute');
-        scales = checkList(a.scales, 'scales', (e, w) => Math.fround(checkNumber(e, w)));
+        scales = checkList(a.scales, 'scales', float32Elem);
         if (scales.length !== rank) throw new RangeError(`scales: expected ${rank} values (the rank of X), got ${scales.length}`);
       } else {
         const s = optionalTensor(inputs[1], 'scales', false);
@@ -795,12 +811,12 @@ function makeApi(loadModule) {
       };
       // scales are float32 in ONNX: rounding them here gives the same output shape and
       // coordinates as a model carrying the same numbers.
-      if (o.scales !== undefined) p.scales = lengthCheck(checkList(o.scales, 'scales', (e, w) => Math.fround(checkNumber(e, w))), 'scales', n);
-      else p.sizes = lengthCheck(checkList(o.sizes, 'sizes', (e, w) => checkInt(e, w)), 'sizes', n);
+      if (o.scales !== undefined) p.scales = lengthCheck(checkList(o.scales, 'scales', float32Elem), 'scales', n);
+      else p.sizes = lengthCheck(checkList(o.sizes, 'sizes', intElem), 'sizes', n);
       if (p.policy !== 0 && !p.sizes) throw new RangeError('keepAspectRatioPolicy: applies only when sizes is given');
       if (p.coord === COORD_MODES.tf_crop_and_resize) {
         if (o.roi === undefined) throw new TypeError("roi: required when coordinateTransformationMode is 'tf_crop_and_resize'");
-        p.roi = lengthCheck(checkList(o.roi, 'roi', (e, w) => checkNumber(e, w)), 'roi', 2 * n);
+        p.roi = lengthCheck(checkList(o.roi, 'roi', numberElem), 'roi', 2 * n);
       }
       return this._resize(xt, p, target);
     }
@@ -815,7 +831,7 @@ function makeApi(loadModule) {
       const xt = checkTensor(x, 'x');
       this._checkRank(xt, 'x', 1);
       if (o.scales === undefined) throw new TypeError('upsample: scales is required');
-      const scales = checkList(o.scales, 'scales', (e, w) => Math.fround(checkNumber(e, w)));
+      const scales = checkList(o.scales, 'scales', float32Elem);
       if (scales.length !== xt.dims.length) throw new RangeError(`scales: expected ${xt.dims.length} values (the rank of x), got ${scales.length}`);
       return this._upsample(xt, scales, enumOpt(o, 'mode', 'nearest', pick(RESIZE_MODES, ['nearest', 'linear'])), target,
         enumOpt(o, 'compat', 'onnx', COMPATS));
@@ -857,8 +873,8 @@ function makeApi(loadModule) {
     if (options === undefined || options === null) return {};
     if (typeof options !== 'object' || Array.isArray(options))
       throw new TypeError(`${fn}: options must be an object, got ${describe(options)}`);
-    for (const k of Object.keys(options)) {
-      if (!allowed.includes(k))
+    for (const k in options) {  // own keys (the enum cache: no array per call)
+      if (Object.prototype.hasOwnProperty.call(options, k) && !allowed.includes(k))
         throw new RangeError(`${fn}: unknown option '${k}'${didYouMean(k, allowed)}; known options: ${allowed.join(', ')}`);
     }
     return options;
