@@ -80,9 +80,9 @@ void axis_taps(GridMode mode, PaddingMode padding, bool align_corners, int64_t L
 // gridsample() with its internal choices forced, so that tests can cover them on small
 // inputs: block = output locations planned at a time (0: automatic), wide_offsets = use
 // int64 input offsets even where int32 would do (except in wasm32 builds for elements of 2
-// bytes or more, which have no int64 kernels: see dispatch_offsets), generic = plan and compute every location
-// with the generic (any rank) planner and kernel, never the 2-D fast path of float32 X
-// (gridsample.cpp explains that path and the order in which it sums).
+// bytes or more, which have no int64 kernels: see dispatch_offsets), generic = plan and
+// compute every location with the generic (any rank) planner and kernel, never the 2-D
+// fast path of float32 X (gridsample.cpp explains that path and the order in which it sums).
 struct Tuning {
   int64_t block = 0;
   bool wide_offsets = false;

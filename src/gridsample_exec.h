@@ -180,7 +180,7 @@ constexpr int64_t kTableEntries = 16384;    // preferred cap on block * taps per
 // written 128 bytes at a time; 2048 and 16384 were slower than 4096, and so were 4096
 // locations as 32 x 128 or 64 x 64 tiles.
 constexpr int64_t kFastBlock = 4096;
-// Linear takes blocks of up to 65536 locations (24 bytes of plan each), and before each
+// Linear takes blocks of up to 65536 locations (28 bytes of fast plan each), and before each
 // channel's pass over a block reads the rows of X that the block's fast locations reach
 // (when they are at most kTouchBandBytes) in order, so that the gathers find them in cache:
 // the plane is then streamed once per block rather than met line by line along the grid.

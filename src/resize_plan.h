@@ -85,8 +85,8 @@ struct AxisPlan {
   Buffer<uint8_t> blk_dense;
   int64_t blocks_dense = 0;  // how many blocks are dense
   // Pairs of dense blocks 2q, 2q + 1 (outputs 8q .. 8q + 7) in the two-phase form of 2x
-  // upsampling (K = 2 or 4): the even outputs' windows are s, s + 1, s + 2, s + 3 (s = blk_base[2q]),
-  // the odd outputs' s + pair_dt + j, and every even (odd) output has the weights
+  // upsampling (K = 2 or 4): the even outputs' windows are s + j (s = blk_base[2q],
+  // j = 0..3), the odd outputs' s + pair_dt + j, and every even (odd) output has the weights
   // pair_w[0] (pair_w[1]). Tap k of the 4 even outputs is then one load at s + k times
   // one weight, and the two phases' sums are interleaved (resize_pass_inner_simd).
   Buffer<uint8_t> blk_pair;  // [blocks / 2]: 1 where pair q has the form
