@@ -40,7 +40,8 @@
 //           With zeros padding, a location whose coordinate on one axis has every tap
 //           outside X (linear: x < -1 or x >= L; cubic: x < -2 or x >= L + 1), and no NaN
 //           coordinate, is given no taps (output +0) without plan_location(), which would
-//           find the same.
+//           find the same; such locations are kept as runs of consecutive positions,
+//           each one fill per channel.
 //   kernel: per channel, the fast locations four at a time: linear reads each footprint
 //           row as a 64-bit pair, cubic as a 4-float vector (the footprint is inside, so
 //           the reads are too). The sum has one fixed order, with p[i][k] = x[i][k] * w[i][k]

@@ -281,6 +281,10 @@ struct FastPlan {
   // taps (plan_location) in slot k of the generic table.
   int64_t* gen = nullptr;
   int64_t ng = 0;
+  // Runs of consecutive locations with no taps (zeros padding, every tap outside X, found
+  // without plan_location): run k is positions [zr[2k], zr[2k] + zr[2k + 1]), output +0.
+  int64_t* zr = nullptr;
+  int64_t nz = 0;
   // The smallest and largest off[] of the fast locations (lo > hi when there are none).
   int64_t lo = 0, hi = -1;
   // The fast locations of the block's first row reach 3 or more rows of X: the rows of the
@@ -313,6 +317,7 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
   gs::reflection_bounds(H, attrs.align_corners, &lo_h, &hi_h);
   gs::reflection_bounds(W, attrs.align_corners, &lo_w, &hi_w);
   int64_t nf = r_begin == 0 ? 0 : fp->nf, ng = r_begin == 0 ? 0 : fp->ng;
+  int64_t nz = r_begin == 0 ? 0 : fp->nz;
   if (r_begin == 0) fp->across = false;
   int64_t lo = r_begin == 0 ? std::numeric_limits<int64_t>::max() : fp->lo;
   int64_t hi = r_begin == 0 ? -1 : fp->hi;
@@ -347,8 +352,13 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
       // output is +0 without planning. A NaN on either axis goes there (a NaN tap).
       if (zeros && !std::isnan(xh) && !std::isnan(xw) &&
           (xh < out_lo || xh >= out_h || xw < out_lo || xw >= out_w)) {
-        gcount[ng] = 0;
-        fp->gen[ng++] = j;
+        if (nz > 0 && fp->zr[2 * nz - 2] + fp->zr[2 * nz - 1] == j) {
+          ++fp->zr[2 * nz - 1];
+        } else {
+          fp->zr[2 * nz] = j;
+          fp->zr[2 * nz + 1] = 1;
+          ++nz;
+        }
         continue;
       }
       int64_t iy, ix;
@@ -422,6 +432,7 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
   }
   fp->nf = nf;
   fp->ng = ng;
+  fp->nz = nz;
   fp->lo = lo;
   fp->hi = hi;
 }
@@ -611,14 +622,14 @@ Status run_fast2d(const GridSampleAttrs& attrs, const Geometry& geo, const float
   const int64_t blocks_h = (geo.out_h + th - 1) / th, blocks_w = (geo.out_w + tw - 1) / tw;
   const int64_t nb = blocks_h * blocks_w;
   const int plans = nb > 1 ? 2 : 1;
-  Buffer<int64_t> idx[2], gen[2];
+  Buffer<int64_t> idx[2], gen[2], zr[2];
   Buffer<Off> foff[2], goff[2], gcount[2];
   Buffer<float> fw[2], gw[2];
   Buffer<double> wd;
   FastPlan<Off> fp[2];
   for (int i = 0; i < plans; ++i) {
-    if (!idx[i].allocate(block4) || !gen[i].allocate(block))
-      return out_of_memory("GridSample location lists", plans * (block4 + block) * 8);
+    if (!idx[i].allocate(block4) || !gen[i].allocate(block) || !zr[i].allocate(block + 1))
+      return out_of_memory("GridSample location lists", plans * (block4 + 2 * block + 1) * 8);
     if (!foff[i].allocate(block4) || !goff[i].allocate(table) || !gcount[i].allocate(block))
       return out_of_memory("GridSample tap offsets",
                            plans * (block4 + table + block) * int64_t(sizeof(Off)));
@@ -628,6 +639,7 @@ Status run_fast2d(const GridSampleAttrs& attrs, const Geometry& geo, const float
     fp[i].off = foff[i].data();
     fp[i].w = fw[i].data();
     fp[i].gen = gen[i].data();
+    fp[i].zr = zr[i].data();
   }
   if (!wd.allocate(max_taps)) return out_of_memory("GridSample scratch", max_taps * 8);
 
@@ -666,6 +678,10 @@ Status run_fast2d(const GridSampleAttrs& attrs, const Geometry& geo, const float
           if (!cubic && fp[i].across && band > 0 && band <= kTouchBandBytes / int64_t(sizeof(float)))
             touch_in_order(xc + fp[i].lo, band);
           fast_block<Off>(cubic, xc, fp[i], W, yb);
+          for (int64_t z = 0; z < fp[i].nz; ++z) {
+            const int64_t* run = fp[i].zr + 2 * z;
+            std::memset(yb + run[0], 0, sizeof(float) * static_cast<size_t>(run[1]));
+          }
           gather_list<Off>(xc, goff[i].data(), gw[i].data(), gcount[i].data(), max_taps,
                            fp[i].gen, fp[i].ng, yb);
         }

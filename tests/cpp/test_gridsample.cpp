@@ -128,7 +128,9 @@ Result run_gs(const GridSampleAttrs& a, DType xt, const Dims& xd, const Vals& xv
   if (!res.status.ok()) return res;
   y.type = xt;
   res.dims.assign(y.dims, y.dims + y.rank);
-  std::vector<unsigned char> yb(static_cast<size_t>(y.elements()) * (xt == DType::Float32 ? 4 : 8));
+  // Y starts as a poison pattern (0xA5 bytes: a tiny negative number), not zeros, so that
+  // an output the kernels never write shows.
+  std::vector<unsigned char> yb(static_cast<size_t>(y.elements()) * (xt == DType::Float32 ? 4 : 8), 0xA5);
   y.data = yb.empty() ? nullptr : yb.data();
   res.status = osw::gs::gridsample_tuned(a, x, g, &y, tuning);
   if (res.status.ok()) res.y = decode(xt, yb);
