@@ -221,6 +221,28 @@ inline bool fast_axis_cubic(double x, double last, int64_t* first, double w[4]) 
 }
 
 #if OSW_HAVE_SIMD
+// fast_axis_linear() on both axes at once (not for reflection, whose reflect() comes
+// first), in f64x2 lanes u = [x (along W), y (along H)], last = [W - 1, H - 1]: the first
+// taps, and the rows of the 2 x 2 weights wy[i] * wx[k] in double, rounded to float, in
+// lanes 0 and 1 of r0 (i = 0) and r1 (i = 1): the same numbers as the scalar path.
+inline bool fast_linear_pair(v128_t u, v128_t last, int64_t* ix, int64_t* iy, v128_t* r0,
+                             v128_t* r1) {
+  // 0 < x < L - 1 on both axes (false for NaN and +-Inf).
+  if (!wasm_i64x2_all_true(wasm_v128_and(wasm_f64x2_gt(u, wasm_f64x2_splat(0.0)),
+                                         wasm_f64x2_lt(u, last))))
+    return false;
+  const v128_t f = wasm_f64x2_floor(u);
+  const v128_t t = wasm_f64x2_sub(u, f);
+  if (wasm_v128_any_true(wasm_f64x2_eq(t, wasm_f64x2_splat(0.0)))) return false;
+  const v128_t t1 = wasm_f64x2_sub(wasm_f64x2_splat(1.0), t);  // [1 - tx, 1 - ty]
+  const v128_t wx = wasm_i64x2_shuffle(t1, t, 0, 2);             // [1 - tx, tx]
+  *r0 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(wasm_i64x2_shuffle(t1, t1, 1, 1), wx));
+  *r1 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(wasm_i64x2_shuffle(t, t, 1, 1), wx));
+  *ix = static_cast<int64_t>(wasm_f64x2_extract_lane(f, 0));
+  *iy = static_cast<int64_t>(wasm_f64x2_extract_lane(f, 1));
+  return true;
+}
+
 // fast_axis_cubic() on both axes at once, in f64x2 lanes [x (along W), y (along H)]:
 // last1 = [W - 2, H - 2]. Gives the first taps and the weight vectors wk[k] = [wx[k], wy[k]],
 // the same doubles as gs::cubic_weights(): for t = x - floor(x) in (0, 1), the kernel's
@@ -368,6 +390,8 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
       v128_t wk[4];
       if (cubic) {
         fast = fast_cubic_pair(xw, xh, last1, &ix, &iy, wk);
+      } else if (!refl) {
+        fast = fast_linear_pair(u, len_1, &ix, &iy, &wk[0], &wk[1]);
       } else {
 #else
       if (cubic) {
@@ -407,10 +431,18 @@ void plan_block_2d(const GridSampleAttrs& attrs, const Geometry& geo, const G* g
 #endif
       } else {
         float* w = fp->w + lin_w(nf);
-        w[0] = static_cast<float>(wy[0] * wx[0]);
-        w[1] = static_cast<float>(wy[0] * wx[1]);
-        w[8] = static_cast<float>(wy[1] * wx[0]);
-        w[9] = static_cast<float>(wy[1] * wx[1]);
+#if OSW_HAVE_SIMD
+        if (!refl) {  // fast_linear_pair's rows
+          wasm_v128_store64_lane(w, wk[0], 0);
+          wasm_v128_store64_lane(w + 8, wk[1], 0);
+        } else
+#endif
+        {
+          w[0] = static_cast<float>(wy[0] * wx[0]);
+          w[1] = static_cast<float>(wy[0] * wx[1]);
+          w[8] = static_cast<float>(wy[1] * wx[0]);
+          w[9] = static_cast<float>(wy[1] * wx[1]);
+        }
       }
       ++nf;
     }
