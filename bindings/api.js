@@ -83,8 +83,7 @@ function makeApi(loadModule) {
       return Number(v);
     }
     if (typeof v !== 'number') throw new TypeError(`${what}: expected an integer, got ${describe(v)}`);
-    if (!Number.isSafeInteger(v)) throw new RangeError(`${what}: expected an integer, got ${v}`);
-    return v === 0 ? 0 : v; // -0 -> 0
+    throw new RangeError(`${what}: expected an integer, got ${v}`);  // a number, not a safe integer
   }
 
   function checkNumber(v, what, i) {
@@ -160,11 +159,10 @@ function makeApi(loadModule) {
       throw new TypeError(`${what}.dims: expected an array of integers, got ${describe(dims)}`);
     const rank = dims.length;
     const d = new Array(rank);
+    const dimsName = `${what}.dims`;  // one string per call; each element's only for a message
     let n = 1;
     for (let i = 0; i < rank; i++) {
-      const e = dims[i];
-      // A non-negative safe integer needs no name; anything else is checked with one.
-      const v = typeof e === 'number' && Number.isSafeInteger(e) && e >= 0 ? e + 0 : checkInt(e, `${what}.dims`, i);
+      const v = checkInt(dims[i], dimsName, i);
       if (v < 0) throw new RangeError(`${what}.dims[${i}]: must be non-negative, got ${v}`);
       d[i] = v;
       n *= v;
