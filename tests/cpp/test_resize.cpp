@@ -824,6 +824,19 @@ TEST_CASE("resize plan: regressions from the property tests") {
   }
 }
 
+// The streamed-pass tests' random case: linear or cubic attributes, a rank of 2 to 4 and
+// small dims.
+static ResizeAttrs random_stream_case(Rng& r, int* rank, int64_t dims[kMaxRank]) {
+  ResizeAttrs at;
+  at.mode = r.pick({ResizeMode::Linear, ResizeMode::Cubic});
+  at.coord = r.pick({CoordMode::HalfPixel, CoordMode::AlignCorners, CoordMode::Asymmetric,
+                     CoordMode::PytorchHalfPixel});
+  at.antialias = r.coin();
+  *rank = int(r.range(2, 4));
+  for (int a = 0; a < *rank; ++a) dims[a] = r.pick<int64_t>({1, 3, 4, 7, 12, 19, 33});
+  return at;
+}
+
 // X through the plan's passes one after the other as whole scalar passes: float
 // intermediates, the last pass narrowed to Tout (X itself when there is no pass).
 template <typename Tout, typename Tin>
@@ -864,14 +877,9 @@ TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the pla
   Rng r(0xB17E5);
   int pairs = 0, outer_first = 0;
   for (int c = 0; c < 300; ++c) {
-    ResizeAttrs at;
-    at.mode = r.pick({ResizeMode::Linear, ResizeMode::Cubic});
-    at.coord = r.pick({CoordMode::HalfPixel, CoordMode::AlignCorners, CoordMode::Asymmetric,
-                       CoordMode::PytorchHalfPixel});
-    at.antialias = r.coin();
-    const int rank = int(r.range(2, 4));
+    int rank = 0;
     int64_t dims[kMaxRank];
-    for (int a = 0; a < rank; ++a) dims[a] = r.pick<int64_t>({1, 3, 4, 7, 12, 19, 33});
+    const ResizeAttrs at = random_stream_case(r, &rank, dims);
     ResizeInputs in;
     in.has_sizes = true;
     for (int a = 0; a < rank; ++a)
@@ -908,14 +916,9 @@ TEST_CASE("resize op: float32 streamed passes equal whole scalar passes in the p
   Rng r(0xF10A7);
   int pairs = 0, overlapped = 0, overlapped_split = 0;
   for (int c = 0; c < 300; ++c) {
-    ResizeAttrs at;
-    at.mode = r.pick({ResizeMode::Linear, ResizeMode::Cubic});
-    at.coord = r.pick({CoordMode::HalfPixel, CoordMode::AlignCorners, CoordMode::Asymmetric,
-                       CoordMode::PytorchHalfPixel});
-    at.antialias = r.coin();
-    const int rank = int(r.range(2, 4));
+    int rank = 0;
     int64_t dims[kMaxRank];
-    for (int a = 0; a < rank; ++a) dims[a] = r.pick<int64_t>({1, 3, 4, 7, 12, 19, 33});
+    const ResizeAttrs at = random_stream_case(r, &rank, dims);
     dims[rank - 1] = r.pick<int64_t>({7, 33, 300, 600, 1100});
     ResizeInputs in;
     in.has_sizes = true;
