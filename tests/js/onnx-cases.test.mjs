@@ -13,17 +13,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import onnxProto from 'onnx-proto';
 import {
-  SETS, loadCases, readIndex, decodeTensor, compareTensors, arrayTypeFor,
+  CONFORMANCE_DIR, SETS, loadCases, readIndex, decodeTensor, compareTensors, arrayTypeFor,
   float16BitsToNumber, bfloat16BitsToNumber,
 } from './onnx-cases.mjs';
 
 const { onnx } = onnxProto;
-const here = path.dirname(fileURLToPath(import.meta.url));
-const CONFORMANCE = process.env.OSW_CONFORMANCE
-  || path.resolve(here, '..', '..', '..', 'shared', 'conformance');
+const CONFORMANCE = CONFORMANCE_DIR;
 
 const EXPECTED_COUNTS = { upstream: 58, 'onnx-1.12': 31, 'older-opsets': 87 };
 
