@@ -1,19 +1,32 @@
 // helpers.mjs: what the browser tests share: where the package under test is, a static
-// HTTP server on 127.0.0.1 with mount points, headless Chromium through playwright-core,
-// a page error collector, and PNG pixel reading done by the browser itself.
+// HTTP server on 127.0.0.1 with mount points, the browsers (Chromium through playwright-core,
+// Firefox through puppeteer-core over WebDriver BiDi, WebKitGTK through selenium-webdriver
+// over W3C WebDriver), a page error collector, and PNG pixel reading done by the browser.
+//
+// Two ways to drive a browser:
+//   launchBrowser() + collectErrors(page)   Chromium only, the Playwright API (demo, Vite,
+//                                           bundler tests use Playwright's page methods)
+//   openBrowser() -> newPage()              any engine through one small interface: goto,
+//                                           evaluate, waitFor, errors, close (the tests that
+//                                           run in every engine)
 //
 // Env:
-//   OSW_PACKAGE   the installed package folder (scripts/test.mjs sets it); unset: the repo
-//                 itself (its dist/ must be built)
-//   OSW_TARBALL   the packed .tgz; unset: packed from OSW_PACKAGE into a temp dir
-//   OSW_CHROMIUM  the browser binary; default /usr/bin/chromium
-import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+//   OSW_PACKAGE      the installed package folder (scripts/test.mjs sets it); unset: the repo
+//                    itself (its dist/ must be built)
+//   OSW_TARBALL      the packed .tgz; unset: packed from OSW_PACKAGE into a temp dir
+//   OSW_BROWSER      the engine of openBrowser(): chromium (default), firefox or webkit
+//   OSW_CHROMIUM     the Chromium binary; default /usr/bin/chromium
+//   OSW_FIREFOX      the Firefox binary; default /usr/bin/firefox-esr
+//   OSW_CONFORMANCE  the conformance data; default tests/conformance (tests/js/onnx-cases.mjs)
+import { execFileSync, spawn } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { CONFORMANCE_DIR } from '../js/onnx-cases.mjs';
 
 export const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '..', '..');
@@ -40,9 +53,9 @@ export function tarballPath() {
   return packedTarball;
 }
 
+/** The conformance data: $OSW_CONFORMANCE, or the repository's tests/conformance. */
 export function conformanceDir() {
-  if (process.env.OSW_CONFORMANCE) return resolve(process.env.OSW_CONFORMANCE);
-  return resolve(repoRoot, '..', 'shared', 'conformance');
+  return CONFORMANCE_DIR;
 }
 
 // ------------------------------------------------------------------ static server
@@ -54,32 +67,64 @@ const TYPES = {
 };
 
 export const BLANK_PAGE = '/__blank.html';
+export const ERROR_HOOK = '/__osw-errors.js';
+
+// The page side of the error collector for engines whose driver reports no console or page
+// errors (WebKit over classic WebDriver): the first script of every HTML page when the server
+// runs with { errorHook: true }. An external script, so a strict CSP allows it. It records into
+// window.__oswErrors, in the formats of collectErrors().
+const ERROR_HOOK_SOURCE = `(() => {
+  const errors = (window.__oswErrors = []);
+  addEventListener('error', (e) => {
+    const el = e.target;
+    if (el && el !== window && el.tagName) errors.push('request failed: ' + (el.src || el.href || el.tagName));
+    else errors.push('pageerror: ' + (e.error && e.error.message || e.message));
+  }, true);
+  addEventListener('unhandledrejection', (e) => errors.push('pageerror: ' + (e.reason && e.reason.message || e.reason)));
+  addEventListener('securitypolicyviolation', (e) => errors.push('CSP violation: ' + e.violatedDirective + ' blocked ' + e.blockedURI));
+  const error = console.error;
+  console.error = function (...args) { errors.push('console.error: ' + args.join(' ')); return error.apply(this, args); };
+})();
+`;
 
 /**
  * Serves each [urlPrefix, dir] mount (first match wins; prefixes end with '/') on
  * 127.0.0.1 at a free port, plus an empty page at BLANK_PAGE. Returns { url, close,
  * requests } where requests lists [status, url path with query] of every request.
+ *
+ * Options: headers (added to every response, e.g. a Content-Security-Policy); errorHook
+ * (true: every HTML page, BLANK_PAGE too, starts with <script src=ERROR_HOOK>, which
+ * openBrowser('webkit') pages need for errors()).
  */
-export function startStaticServer(mounts) {
+export function startStaticServer(mounts, { headers = {}, errorHook = false } = {}) {
   const requests = [];
+  const hookTag = errorHook ? `<script src="${ERROR_HOOK}"></script>` : '';
   const server = createServer((req, res) => {
     const raw = req.url || '/';
     let path;
     try { path = decodeURIComponent(raw.split('?')[0]); } catch { path = ''; }
     const send = (status, type, body) => {
       requests.push([status, raw]);
-      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.writeHead(status, { ...headers, 'content-type': type, 'cache-control': 'no-store' });
       res.end(body);
     };
-    if (path === BLANK_PAGE) return send(200, TYPES['.html'], '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>blank</title>');
+    if (path === BLANK_PAGE) return send(200, TYPES['.html'], `<!doctype html><meta charset="utf-8">${hookTag}<link rel="icon" href="data:,"><title>blank</title>`);
+    if (errorHook && path === ERROR_HOOK) return send(200, TYPES['.js'], ERROR_HOOK_SOURCE);
     for (const [prefix, dir] of mounts) {
       if (!path.startsWith(prefix)) continue;
       let file = normalize(join(dir, path.slice(prefix.length)));
       if (file !== dir && !file.startsWith(dir + sep)) break;
       if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
       if (!existsSync(file)) break;
+      if (errorHook && extname(file) === '.html') {
+        // the hook goes first: right after <head>, or at the very start
+        const html = readFileSync(file, 'utf8');
+        const at = html.search(/<head[^>]*>/i);
+        const cut = at < 0 ? 0 : at + html.slice(at).indexOf('>') + 1;
+        return send(200, TYPES['.html'], html.slice(0, cut) + hookTag + html.slice(cut));
+      }
       requests.push([200, raw]);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+      res.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
       createReadStream(file).pipe(res);
       return undefined;
     }
@@ -118,6 +163,164 @@ export function collectErrors(page) {
   page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
   page.on('response', (r) => { if (r.status() >= 400) errors.push(`HTTP ${r.status()}: ${r.url()}`); });
   return errors;
+}
+
+// ------------------------------------------------------------------ every engine
+
+export const ENGINES = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' };
+
+/** The engine the tests of this process run in: $OSW_BROWSER, default chromium. */
+export function currentEngine() {
+  const e = (process.env.OSW_BROWSER || 'chromium').toLowerCase();
+  if (!Object.hasOwn(ENGINES, e)) throw new Error(`OSW_BROWSER=${process.env.OSW_BROWSER}: expected one of ${Object.keys(ENGINES).join(', ')}`);
+  return e;
+}
+
+/**
+ * Starts a browser of one engine (default: currentEngine()) and returns
+ *   { engine, label, version, newPage({ width, height }), close() }
+ * where a page is
+ *   { goto(url), evaluate(fn, arg), waitFor(fn, arg, timeoutMs), errors(), close(), raw }.
+ * evaluate runs fn(arg) in the page (fn may be async; arg and the result go through JSON,
+ * so undefined properties vanish); errors() resolves to the page errors, console errors and
+ * failed or >= 400 requests seen so far, as collectErrors() words them. WebKit pages report
+ * errors through the page's own hook (the server needs { errorHook: true }) and must be
+ * opened one at a time (each is a WebDriver session of its own).
+ */
+export async function openBrowser(engine = currentEngine()) {
+  if (engine === 'chromium') return openChromium();
+  if (engine === 'firefox') return openFirefox();
+  if (engine === 'webkit') return openWebKit();
+  throw new Error(`unknown engine ${engine}`);
+}
+
+// The function source and its argument as one expression, for drivers that take script text.
+const callSource = (fn) => `(${fn.toString()})`;
+
+async function openChromium() {
+  const browser = await launchBrowser();
+  return {
+    engine: 'chromium', label: ENGINES.chromium, version: browser.version(),
+    async newPage({ width = 1280, height = 800 } = {}) {
+      const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
+      const errors = collectErrors(page);
+      return {
+        raw: page,
+        goto: async (url) => { await page.goto(url); },
+        evaluate: (fn, arg) => page.evaluate(fn, arg),
+        waitFor: (fn, arg, timeout = 30_000) => page.waitForFunction(fn, arg, { timeout }).then((h) => h.jsonValue()),
+        errors: async () => errors.slice(),
+        close: () => page.close(),
+      };
+    },
+    close: () => browser.close(),
+  };
+}
+
+async function openFirefox() {
+  const { default: puppeteer } = await import('puppeteer-core');
+  const browser = await puppeteer.launch({
+    browser: 'firefox', executablePath: process.env.OSW_FIREFOX || '/usr/bin/firefox-esr', headless: true, timeout: 60_000,
+  });
+  return {
+    engine: 'firefox', label: ENGINES.firefox, version: (await browser.version()).replace(/^firefox\//, ''),
+    async newPage({ width = 1280, height = 800 } = {}) {
+      const page = await browser.newPage();
+      await page.setViewport({ width, height, deviceScaleFactor: 1 });
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(`console.error: ${m.text()}`); });
+      page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+      page.on('response', (r) => { if (r.status() >= 400) errors.push(`HTTP ${r.status()}: ${r.url()}`); });
+      return {
+        raw: page,
+        goto: async (url) => { await page.goto(url, { waitUntil: 'load', timeout: 60_000 }); },
+        evaluate: (fn, arg) => page.evaluate(fn, arg),
+        waitFor: (fn, arg, timeout = 30_000) => page.waitForFunction(fn, { timeout, polling: 50 }, arg).then((h) => h.jsonValue()),
+        errors: async () => errors.slice(),
+        close: () => page.close(),
+      };
+    },
+    close: () => browser.close(),
+  };
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createNetServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => res(port)); });
+  });
+}
+
+// WebKitGTK: WebKitWebDriver (Debian webkit2gtk-driver) starts MiniBrowser in automation
+// mode for each session; MiniBrowser has no headless mode, so the driver runs under Xvfb.
+// selenium-webdriver speaks W3C WebDriver to it as to any remote end.
+async function openWebKit() {
+  const { Builder, Capabilities } = await import('selenium-webdriver');
+  const port = await freePort();
+  const xvfb = spawn('xvfb-run', ['-a', '-s', '-screen 0 1400x1000x24', 'WebKitWebDriver', `--port=${port}`, '--host=127.0.0.1'], {
+    stdio: ['ignore', 'ignore', 'pipe'], detached: true,
+  });
+  let stderr = '';
+  xvfb.stderr.on('data', (d) => { stderr += d; });
+  const killAll = () => { try { process.kill(-xvfb.pid, 'SIGTERM'); } catch { /* gone */ } };
+  process.once('exit', killAll);
+  const base = `http://127.0.0.1:${port}`;
+  for (let t0 = Date.now(); ;) {
+    try { if ((await fetch(`${base}/status`)).ok) break; } catch { /* not up yet */ }
+    if (xvfb.exitCode !== null || Date.now() - t0 > 30_000) {
+      killAll();
+      throw new Error(`WebKitWebDriver did not start on port ${port}: ${stderr.trim() || `exit ${xvfb.exitCode}`}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const caps = () => new Capabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { args: ['--automation'] } });
+  let version = '';
+  const newPage = async ({ width = 1280, height = 800 } = {}) => {
+    const driver = await new Builder().usingServer(base).withCapabilities(caps()).build();
+    version ||= (await driver.getCapabilities()).get('browserVersion');
+    await driver.manage().setTimeouts({ script: 600_000, pageLoad: 60_000 });
+    await driver.manage().window().setRect({ x: 0, y: 0, width, height });
+    // executeAsyncScript: the driver compiles the script itself (no eval in the page, so a
+    // page's CSP does not apply); the last argument is the callback.
+    const evaluate = async (fn, arg) => {
+      const r = await driver.executeAsyncScript(`const done = arguments[arguments.length - 1];
+        Promise.resolve().then(() => ${callSource(fn)}(arguments[0]))
+          .then((value) => done({ value }), (e) => done({ error: String(e && e.stack ? e.name + ': ' + e.message + '\\n' + e.stack : e) }));`,
+      arg === undefined ? null : arg);
+      if (r && r.error !== undefined) throw new Error(`evaluate in WebKit: ${r.error}`);
+      return r ? r.value : undefined;
+    };
+    return {
+      raw: driver,
+      goto: (url) => driver.get(url),
+      evaluate,
+      async waitFor(fn, arg, timeout = 30_000) {
+        for (const t0 = Date.now(); ;) {
+          const v = await evaluate(fn, arg);
+          if (v) return v;
+          if (Date.now() - t0 > timeout) throw new Error(`waitFor: ${fn} stayed false for ${timeout} ms`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      },
+      async errors() {
+        const list = await driver.executeScript('return window.__oswErrors === undefined ? null : window.__oswErrors.slice()');
+        if (list === null) throw new Error('errors(): the page has no error hook (serve it with startStaticServer(mounts, { errorHook: true }))');
+        return list;
+      },
+      close: () => driver.quit(),
+    };
+  };
+  return {
+    engine: 'webkit', label: ENGINES.webkit,
+    get version() { return version || 'WebKitGTK'; },
+    newPage,
+    async close() {
+      killAll();
+      process.removeListener('exit', killAll);
+    },
+  };
 }
 
 // ------------------------------------------------------------------ PNG pixels, decoded by the page

@@ -1,20 +1,20 @@
 // image-helpers.test.mjs: sampler.imageToTensor / tensorToImageData / resizeImage, run in
-// Chromium through the packed package's browser module (and once in Node, where ImageData
-// does not exist): premultiplied resizing leaves no dark fringe at transparent edges,
+// the browser under test (OSW_BROWSER: Chromium, Firefox or WebKit) through the packed
+// package's browser module (and, in the Chromium run, once in Node, where ImageData does
+// not exist): premultiplied resizing leaves no dark fringe at transparent edges,
 // linear light averages light, NCHW normalisation round-trips, every browser image source
 // reads the same pixels, and bad arguments throw TypeError / RangeError naming the argument.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { BLANK_PAGE, collectErrors, launchBrowser, packageDir, startStaticServer } from './helpers.mjs';
+import { BLANK_PAGE, currentEngine, openBrowser, packageDir, startStaticServer } from './helpers.mjs';
 
-let server, browser, page, errors;
+let server, browser, page;
 before(async () => {
-  server = await startStaticServer([['/pkg/', packageDir()]]);
-  browser = await launchBrowser();
+  server = await startStaticServer([['/pkg/', packageDir()]], { errorHook: true });
+  browser = await openBrowser();
   page = await browser.newPage();
-  errors = collectErrors(page);
   await page.goto(server.url + BLANK_PAGE);
   await page.evaluate(async () => {
     const { createSampler } = await import('/pkg/dist/browser.mjs');
@@ -56,6 +56,7 @@ before(async () => {
   });
 });
 after(async () => {
+  await page?.close();
   await browser?.close();
   await server?.close();
 });
@@ -277,7 +278,7 @@ test('bad arguments throw TypeError / RangeError naming the argument', async () 
   };
   for (const [k, re] of Object.entries(expect)) assert.match(r[k], re, k);
   assert.equal(r.stillWorks, 2);
-  assert.deepEqual(errors, []);
+  assert.deepEqual(await page.errors(), []);
 });
 
 test('resizeImage frees its wasm tensors, also when resize() throws', async (t) => {
@@ -306,7 +307,8 @@ test('resizeImage frees its wasm tensors, also when resize() throws', async (t) 
   assert.ok(Math.abs(r.after - r.before) <= 256, `the wasm heap grew from ${r.before} to ${r.after} bytes`);
 });
 
-test('in Node the helpers return ImageData-like objects', async () => {
+// Node only: once, in the Chromium run.
+test('in Node the helpers return ImageData-like objects', { skip: currentEngine() !== 'chromium' && 'runs once, with the Chromium tests' }, async () => {
   const entry = pathToFileURL(join(packageDir(), 'dist', 'index.mjs')).href;
   const { createSampler } = await import(entry);
   const sampler = await createSampler();

@@ -1,14 +1,17 @@
 // package.test.mjs: the packed package's browser ES module (OSW_PACKAGE/dist/browser.mjs)
-// loads in a headless Chromium page, fetches its wasm next to itself, and computes a Resize,
-// a GridSample and a run() correctly; createSampler's wasmUrl and wasmBinary options work.
+// loads in a page of the engine under test (OSW_BROWSER: Chromium, Firefox or WebKit),
+// fetches its wasm next to itself, and computes a Resize, a GridSample and a run()
+// correctly; createSampler's wasmUrl and wasmBinary options work.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BLANK_PAGE, collectErrors, launchBrowser, packageDir, startStaticServer } from './helpers.mjs';
+import { BLANK_PAGE, ENGINES, currentEngine, openBrowser, packageDir, startStaticServer } from './helpers.mjs';
+
+const LABEL = ENGINES[currentEngine()];
 
 let server, browser;
 before(async () => {
-  server = await startStaticServer([['/pkg/', packageDir()]]);
-  browser = await launchBrowser();
+  server = await startStaticServer([['/pkg/', packageDir()]], { errorHook: true });
+  browser = await openBrowser();
 });
 after(async () => {
   await browser?.close();
@@ -17,9 +20,8 @@ after(async () => {
 
 async function openPage() {
   const page = await browser.newPage();
-  const errors = collectErrors(page);
   await page.goto(server.url + BLANK_PAGE);
-  return { page, errors };
+  return page;
 }
 
 // Resize 2x2 -> 4x4, linear, half_pixel, from the ONNX formulas.
@@ -36,8 +38,8 @@ function expectedLinear4x4(x) {
   return out;
 }
 
-test('browser.mjs loads in Chromium and resizes a tensor correctly', async (t) => {
-  const { page, errors } = await openPage();
+test(`browser.mjs loads in ${LABEL} and resizes a tensor correctly`, async (t) => {
+  const page = await openPage();
   const r = await page.evaluate(async () => {
     const mod = await import('/pkg/dist/browser.mjs');
     const t0 = performance.now();
@@ -68,11 +70,11 @@ test('browser.mjs loads in Chromium and resizes a tensor correctly', async (t) =
       hasImageHelpers: typeof sampler.resizeImage === 'function' && typeof sampler.imageToTensor === 'function' && typeof sampler.tensorToImageData === 'function',
     };
   });
-  t.diagnostic(`createSampler() in the page: ${r.loadMs.toFixed(1)} ms; exports: ${r.exports.join(', ')}`);
+  t.diagnostic(`${browser.label} ${browser.version}: createSampler() in the page: ${r.loadMs.toFixed(1)} ms; exports: ${r.exports.join(', ')}`);
   assert.ok(r.exports.includes('createSampler'), 'exports createSampler');
   assert.ok(r.exports.includes('TENSOR_TYPES'), 'exports TENSOR_TYPES');
   assert.ok(r.types.includes('float32'));
-  assert.ok(r.simd, 'this Chromium validates wasm SIMD');
+  assert.ok(r.simd, `this ${browser.label} validates wasm SIMD`);
   assert.equal(r.y.type, 'float32');
   assert.deepEqual(r.y.dims, [1, 1, 4, 4]);
   assert.equal(r.y.ctor, 'Float32Array');
@@ -85,13 +87,13 @@ test('browser.mjs loads in Chromium and resizes a tensor correctly', async (t) =
   assert.ok(r.hasImageHelpers, 'the browser build carries the image helpers');
   const wasm = server.requests.filter(([, p]) => p.endsWith('.wasm'));
   assert.deepEqual(wasm, [[200, '/pkg/dist/osw-web.wasm']], 'fetched osw-web.wasm next to the module, once');
-  assert.deepEqual(errors, []);
+  assert.deepEqual(await page.errors(), []);
   await page.close();
 });
 
 test('createSampler({ wasmUrl }) and createSampler({ wasmBinary }) load the module', async () => {
   for (const how of ['wasmUrl', 'wasmBinary']) {
-    const { page, errors } = await openPage();
+    const page = await openPage();
     const out = await page.evaluate(async (how) => {
       const url = new URL('/pkg/dist/osw-web.wasm?via=option', location.href);
       const mod = await import('/pkg/dist/browser.mjs');
@@ -101,7 +103,7 @@ test('createSampler({ wasmUrl }) and createSampler({ wasmBinary }) load the modu
       return Array.from(sampler.resize(x, { sizes: [1, 1, 1, 4], mode: 'linear' }).data);
     }, how);
     assert.deepEqual(out, [0, 0.25, 0.75, 1], how);
-    assert.deepEqual(errors, [], how);
+    assert.deepEqual(await page.errors(), [], how);
     if (how === 'wasmUrl')
       assert.ok(server.requests.some(([s, u]) => s === 200 && u === '/pkg/dist/osw-web.wasm?via=option'), 'the wasm came from wasmUrl');
     await page.close();
