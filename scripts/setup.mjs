@@ -1,6 +1,6 @@
 // setup.mjs: installs what the build and the tests need, and nothing when all is there.
 //
-// - Debian packages (emscripten, catch2, chromium, ...): installed with apt-get when run as
+// - Debian packages (emscripten, catch2, the three browsers, ...): installed with apt-get when run as
 //   root; otherwise the script stops with the exact command to run.
 // - npm devDependencies: `npm ci` when node_modules is missing or older than
 //   package-lock.json (a stamp file records the lock's hash).
@@ -22,6 +22,10 @@ const NEEDS = [
   { what: 'Catch2 v2 headers', ok: () => existsSync('/usr/include/catch2/catch.hpp'), pkg: 'catch2' },
   { what: 'acorn for emcc', ok: () => existsSync('/usr/share/nodejs/acorn'), pkg: 'node-acorn' },
   { what: 'Chromium (browser tests)', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },
+  { what: 'Firefox ESR (browser tests)', ok: () => existsSync('/usr/bin/firefox-esr'), pkg: 'firefox-esr' },
+  { what: 'WebKitGTK WebDriver and MiniBrowser (browser tests)', ok: () => onPath('WebKitWebDriver'), pkg: 'webkit2gtk-driver' },
+  { what: 'Xvfb (WebKit has no headless mode)', ok: () => onPath('xvfb-run') && onPath('Xvfb'), pkg: 'xvfb' },
+  { what: 'xauth (for xvfb-run)', ok: () => onPath('xauth'), pkg: 'xauth' },
   { what: 'SIMDe headers (native sanitizer build)', ok: () => existsSync('/usr/include/simde/wasm/simd128.h'), pkg: 'libsimde-dev' },
   { what: 'clang 14 sanitizer/fuzzer runtime', ok: () => existsSync('/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a'), pkg: 'libclang-rt-14-dev' },
 ];

