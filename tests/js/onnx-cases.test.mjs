@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
 import {
-  CONFORMANCE_DIR, SETS, loadCases, readIndex, decodeTensor, compareTensors, arrayTypeFor,
+  CONFORMANCE_DIR, PENDING_SETS, SETS, loadCases, readIndex, decodeTensor, compareTensors, arrayTypeFor,
   float16BitsToNumber, bfloat16BitsToNumber,
 } from './onnx-cases.mjs';
 
@@ -36,6 +36,20 @@ test('finds 176 cases: 58 upstream + 31 onnx-1.12 + 87 older-opsets', () => {
   }
   const ids = new Set(cases.map((c) => `${c.set}/${c.name}`));
   assert.equal(ids.size, 176, 'case ids are unique');
+});
+
+test('the data is the repository\'s own: tests/conformance, with the AffineGrid set waiting', () => {
+  if (!process.env.OSW_CONFORMANCE) assert.ok(CONFORMANCE.endsWith(`${path.sep}tests${path.sep}conformance`), CONFORMANCE);
+  assert.ok(fs.existsSync(path.join(CONFORMANCE, 'NOTICE.md')), 'NOTICE.md states origin and license');
+  // AffineGrid-20: 12 cases, each a model and one input/output pair, until the operator exists
+  const affine = readIndex(CONFORMANCE, 'affinegrid');
+  assert.equal(affine.length, 12);
+  for (const e of affine) {
+    assert.equal(e.op, 'AffineGrid', e.name);
+    for (const f of ['model.onnx', 'test_data_set_0/input_0.pb', 'test_data_set_0/input_1.pb', 'test_data_set_0/output_0.pb'])
+      assert.ok(fs.existsSync(path.join(CONFORMANCE, 'affinegrid', e.name, f)), `affinegrid/${e.name}/${f}`);
+  }
+  assert.ok(PENDING_SETS.affinegrid, 'the runners skip the AffineGrid set, saying why');
 });
 
 test('op, opset and attributes match index.json', () => {
