@@ -108,7 +108,7 @@ step('tsc on tests/ts (index.d.ts)', () => {
 
 // Runs the node:test files of one folder against the installed package; returns the note.
 // opts: args (more node flags), env (more variables), node (the binary; default the system
-// one), label (for the conformance count: the Node version or the browser engine).
+// one), runtime (names the conformance count in the summary: a Node version or an engine).
 function nodeTests(folder, label, files, { args = [], env: more = {}, node = 'node', runtime } = {}) {
   if (!files.length) throw new Error(`no ${label} test files`);
   const r = runLogged(node, ['--test', '--test-reporter=spec', ...args, ...files.map((f) => join('tests', folder, f))], {
@@ -160,7 +160,7 @@ function nodeBinary(version) {
 function knownIssues(bin) {
   const issues = {};
   // onnxruntime-web hands float16 tensors over as Float16Array where that global exists
-  // (V8 ships it from Node 24); ort-diff.test.mjs compares them as Uint16Array bits.
+  // (Node 26 here), and ort-diff.test.mjs compares them as Uint16Array bits.
   if (execFileSync(bin, ['-p', 'typeof Float16Array'], { encoding: 'utf8' }).trim() === 'function')
     issues['ort-diff.test.mjs'] = 'onnxruntime-web returns float16 as Float16Array here; the test expects Uint16Array bits';
   return issues;
