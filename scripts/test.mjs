@@ -156,24 +156,11 @@ function nodeBinary(version) {
   if (got !== `v${version}`) throw new Error(`${bin} is ${got}, expected v${version}`);
   return bin;
 }
-// Files a Node version cannot run, each with the reason (printed in the summary).
-function knownIssues(bin) {
-  const issues = {};
-  // onnxruntime-web hands float16 tensors over as Float16Array where that global exists
-  // (Node 26 here), and ort-diff.test.mjs compares them as Uint16Array bits.
-  if (execFileSync(bin, ['-p', 'typeof Float16Array'], { encoding: 'utf8' }).trim() === 'function')
-    issues['ort-diff.test.mjs'] = 'onnxruntime-web returns float16 as Float16Array here; the test expects Uint16Array bits';
-  return issues;
-}
 if (!only) {
   for (const version of NODE_VERSIONS) {
     step(`node:test (tests/js), Node ${version}`, () => {
       const bin = nodeBinary(version);
-      const issues = knownIssues(bin);
-      const files = testFiles('js').filter((f) => !issues[f]);
-      const note = nodeTests('js', `Node ${version}`, files, { node: bin, runtime: `Node ${version}` });
-      const left = Object.entries(issues).map(([f, why]) => `not run: ${f}: ${why}`);
-      return [note, ...left].join('; ');
+      return nodeTests('js', `Node ${version}`, testFiles('js'), { node: bin, runtime: `Node ${version}` });
     });
   }
 }

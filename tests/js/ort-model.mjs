@@ -163,7 +163,11 @@ export async function runOrt(node, inputs) {
   const out = await session.run(feeds, { logSeverityLevel: 4 });
   ortStats.runs++;
   const y = out.Y;
-  const result = { type: y.type, dims: Array.from(y.dims, Number), data: y.data };
+  // Where Float16Array exists (Node 26 here), ORT hands float16 out as Float16Array; the
+  // tests compare float16 as Uint16Array bits, so view the same memory that way.
+  const data = typeof Float16Array === 'function' && y.data instanceof Float16Array
+    ? new Uint16Array(y.data.buffer, y.data.byteOffset, y.data.length) : y.data;
+  const result = { type: y.type, dims: Array.from(y.dims, Number), data };
   y.dispose?.();
   return result;
 }
