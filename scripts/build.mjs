@@ -147,10 +147,19 @@ module.exports = { createSampler: api.createSampler, TENSOR_TYPES: api.TENSOR_TY
 
 // Node, ES module: its own copy, with no require (an ESM bundle for Node keeps it as is).
 writeIfChanged(join(dist, 'index.mjs'), `${banner}import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 ${glue}
-${loader}${nodeFindWasm("fileURLToPath(new URL('./osw.wasm', import.meta.url))")}
+${loader}
+// Beside this file; an ESM source bundled into CommonJS (esbuild --format=cjs) has no
+// import.meta.url, but __dirname.
+function defaultWasmPath() {
+  if (import.meta.url) return fileURLToPath(new URL('./osw.wasm', import.meta.url));
+  if (typeof __dirname === 'string') return join(__dirname, OSW_WASM_FILE);
+  throw oswLoadError(OSW_WASM_FILE, 'this copy of onnx-sampling-wasm has neither import.meta.url nor __dirname to find it by');
+}
+${nodeFindWasm('defaultWasmPath()')}
 ${api}
 const api = makeApi(loadModule);
 export const createSampler = api.createSampler;
