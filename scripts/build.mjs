@@ -99,6 +99,14 @@ const loader = readFileSync(join(root, 'bindings', 'loader.js'), 'utf8');
 
 copyIfChanged(join(root, 'bindings', 'index.d.ts'), join(dist, 'index.d.ts'));
 copyIfChanged(join(root, 'bindings', 'image.d.ts'), join(dist, 'image.d.ts'));
+// Types for a direct import of dist/browser.mjs (a page without a bundler); TypeScript looks
+// for browser.d.mts beside it.
+writeIfChanged(join(dist, 'browser.d.mts'), `// Declarations of browser.mjs: those of the package (index.d.ts).
+import { createSampler, TENSOR_TYPES } from './index.js';
+export * from './index.js';
+declare const _default: { createSampler: typeof createSampler; TENSOR_TYPES: typeof TENSOR_TYPES };
+export default _default;
+`);
 
 // The JS layer: api.js, then the optional image helpers (bindings/image.js), which api.js
 // installs on the Sampler class when present.
