@@ -132,3 +132,31 @@ for (const entry of [esmEntry, cjsEntry]) {
     }
   });
 }
+
+// loadModule() itself, the function each entry hands to makeApi: index.cjs compiled with
+// one line added that exports it.
+test('loadModule() gives a fresh instance, with its own memory, on every call, from the module compiled once', async () => {
+  const { default: Module } = await import('node:module');
+  const m = new Module(cjsEntry);
+  m.filename = cjsEntry;
+  m.paths = Module._nodeModulePaths(distDir);
+  m._compile(`${readFileSync(cjsEntry, 'utf8')}\nmodule.exports.loadModule = loadModule;\n`, cjsEntry);
+  const { loadModule } = m.exports;
+  const dir = mkdtempSync(join(tmpdir(), 'osw-once-'));
+  try {
+    const copy = join(dir, 'osw.wasm');
+    cpSync(wasmPath, copy);
+    const a = await loadModule({ wasmUrl: copy });
+    rmSync(copy);                                  // later calls must not need the file
+    const b = await loadModule({ wasmUrl: copy });
+    const c = await loadModule({});
+    assert.notEqual(a, b);
+    assert.notEqual(b, c);
+    assert.notEqual(a.HEAPU8.buffer, b.HEAPU8.buffer, 'each instance has its own memory');
+    a.HEAPU8[1000] = 7;
+    assert.equal(b.HEAPU8[1000], 0);
+    assert.equal(typeof c._osw_alloc, 'function');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
