@@ -160,3 +160,12 @@ test('loadModule() gives a fresh instance, with its own memory, on every call, f
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the package exports its wasm as 'onnx-sampling-wasm/osw.wasm'", async () => {
+  const { createRequire } = await import('node:module');
+  // From the app the package is installed in (or, for the repository, by self-reference).
+  const pkgDir = dirname(distDir);
+  const from = process.env.OSW_PACKAGE ? join(pkgDir, '..', '..', 'package.json') : join(pkgDir, 'package.json');
+  const resolved = createRequire(from).resolve('onnx-sampling-wasm/osw.wasm');
+  assert.deepEqual(readFileSync(resolved), readFileSync(wasmPath));
+});
