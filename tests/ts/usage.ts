@@ -16,8 +16,8 @@ import {
 export async function main(wasmBytes: Uint8Array): Promise<number> {
   const sampler: Sampler = await createSampler({ wasmBinary: wasmBytes });
   await createSampler();
-  await createSampler({ wasmUrl: new URL('https://example.com/osw-web.wasm') });
-  await createSampler({ wasmUrl: '/osw-web.wasm' });
+  await createSampler({ wasmUrl: new URL('https://example.com/osw.wasm') });
+  await createSampler({ wasmUrl: '/osw.wasm' });
 
   const types: readonly TensorType[] = TENSOR_TYPES;
 
