@@ -504,7 +504,7 @@ const SIZE_LIMIT = 100 * 1000; // "at most 100 KB gzipped", read strictly as 100
 
 function sizes(oursDistDir) {
   const nm = (p) => join(repoRoot, 'node_modules', p);
-  const ours = gzipSizes(['browser.mjs', 'osw-web.mjs', 'osw-web.wasm'].map((f) => join(oursDistDir, f)));
+  const ours = gzipSizes(['browser.mjs', 'osw.wasm'].map((f) => join(oursDistDir, f)));
   ours.limit = SIZE_LIMIT;
   ours.met = ours.totalGzip === null ? null : ours.totalGzip <= SIZE_LIMIT;
   const peers = {

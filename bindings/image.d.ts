@@ -97,9 +97,13 @@ export interface ImageHelpers {
    * Reads an image's RGBA pixels into a tensor: (1, C, H, W) or (1, H, W, C).
    * Throws TypeError for a wrong kind of argument, RangeError for a bad value.
    */
-  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'uint8'> & { type: 'uint8' }): OutputTensor<'uint8'>;
-  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'float32'> & { type: 'float32' }): OutputTensor<'float32'>;
-  imageToTensor(image: ImageSource, options?: ImageToTensorOptions): OutputTensor<'float32' | 'uint8'>;
+  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'uint8'> & { type: 'uint8' }): OutputTensor<'uint8', Uint8Array>;
+  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'float32'> & { type: 'float32' }): OutputTensor<'float32', Float32Array>;
+  /** Without `type`: NHWC gives uint8, */
+  imageToTensor(image: ImageSource, options: ImageToTensorOptions<never> & { layout: 'nhwc' }): OutputTensor<'uint8', Uint8Array>;
+  /** and NCHW (the default) float32. */
+  imageToTensor(image: ImageSource, options?: ImageToTensorOptions<never> & { layout?: 'nchw' }): OutputTensor<'float32', Float32Array>;
+  imageToTensor(image: ImageSource, options?: ImageToTensorOptions): OutputTensor<'float32', Float32Array> | OutputTensor<'uint8', Uint8Array>;
   /**
    * Tensor -> image: undoes mean / std / scale (and premultiply), rounds and clamps to 0..255.
    * 1 channel gives grey, 3 give opaque RGB, 4 RGBA.

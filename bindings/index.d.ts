@@ -1,8 +1,12 @@
 // Type declarations of onnx-sampling-wasm, written by hand (emcc 3.1.6 cannot emit them)
-// and checked by tests/ts/ with tsc. The image helpers are declared in image.d.ts.
+// and checked by tests/ts/ with tsc (TypeScript 4.9 and later, --strict). The image helpers
+// are declared in image.d.ts.
 
 import type { ImageHelpers } from './image.js';
-export type * from './image.js';
+export type {
+  ImageDataLike, ImageSource, ImageDataResult, ImageLayout, PixelNormalization,
+  ImageToTensorOptions, TensorToImageDataOptions, ResizeImageOptions, ImageHelpers,
+} from './image.js';
 
 /** Element type names, as onnxruntime-web's Tensor spells them. */
 export type TensorType =
@@ -27,19 +31,73 @@ export interface TensorDataMap {
   bool: Uint8Array;
 }
 
-/** A dense row-major tensor. An onnxruntime-web Tensor satisfies this interface as is. */
+/** Any of the TypedArrays a tensor may carry. */
+export type TensorData = TensorDataMap[TensorType];
+
+/** A dense row-major tensor. An onnxruntime-web Tensor of these types satisfies it as is. */
 export interface Tensor<T extends TensorType = TensorType> {
   readonly type: T;
   readonly dims: readonly number[];
   readonly data: TensorDataMap[T];
 }
 
-/** What the sampler returns: a plain object, accepted by `new ort.Tensor(t.type, t.data, t.dims)`. */
-export interface OutputTensor<T extends TensorType = TensorType> {
+/**
+ * What the sampler reads: a Tensor, or the same three fields where TypeScript widened `type`
+ * to string (an object literal declared apart: `const x = { type: 'float32', ... }`). A
+ * literal `type` is checked against `data` here; a widened one at run time (TypeError).
+ */
+export interface TensorLike {
+  readonly type: TensorType | (string & {});
+  readonly dims: readonly number[];
+  readonly data: TensorData;
+}
+
+/** X itself when its `type` literal and its `data` agree (or `type` is a plain string). */
+export type CheckedTensor<X extends TensorLike> =
+  string extends X['type'] ? X
+  : X['type'] extends TensorType ? X & { readonly type: X['type']; readonly data: TensorDataMap[X['type']] }
+  : { readonly type: TensorType };
+
+/** The element type a data array stands for, for tensors whose `type` is a plain string. */
+export type TypeOfData<D> =
+  D extends Float32Array ? 'float32' : D extends Float64Array ? 'float64'
+  : D extends BigInt64Array ? 'int64' : D extends BigUint64Array ? 'uint64'
+  : D extends Int8Array ? 'int8' : D extends Int16Array ? 'int16' : D extends Int32Array ? 'int32'
+  : D extends Uint32Array ? 'uint32' : D extends Uint8ClampedArray ? 'uint8'
+  : D extends Uint8Array ? 'uint8' | 'bool' : D extends Uint16Array ? 'uint16' | 'float16' | 'bfloat16'
+  : TensorType;
+
+/**
+ * What the sampler returns: a plain object, accepted by `new ort.Tensor(t.type, t.data, t.dims)`.
+ * `data` is a fresh array of the same kind as the input's (a Uint8Array for a Uint8Array X).
+ */
+export interface OutputTensor<T extends TensorType = TensorType, D extends TensorData = TensorDataMap[T]> {
   type: T;
   dims: number[];
-  data: TensorDataMap[T];
+  data: D;
 }
+
+/** The result of an operator on X: X's element type and kind of array. */
+export type ResultOf<X extends TensorLike> = OutputTensor<
+  string extends X['type'] ? TypeOfData<X['data']> : Extract<X['type'], TensorType>,
+  X['data']>;
+
+/**
+ * Options as TypeScript may see them: a string-literal option may also be a plain string
+ * (an object declared apart, `const o = { mode: 'linear' }`), checked at run time.
+ */
+export type LooseOptions<O> = { [K in keyof O]: O[K] extends infer V ? (V extends string ? V | (string & {}) : V) : never };
+/**
+ * The options O as checked: each of O's options must be one of Spec's, with a value Spec
+ * allows (a plain string only where Spec takes strings), and Spec's required ones present.
+ * O is inferred from the argument, so a wrong value is reported on itself ("did you mean").
+ */
+export type CheckedOptions<O, Spec> = {
+  [K in keyof O]: K extends keyof Spec
+    ? (string extends O[K] ? ([Extract<Spec[K], string>] extends [never] ? Spec[K] : O[K]) : Spec[K])
+    : never;
+} & { [K in RequiredKeysOf<Spec>]: unknown };
+type RequiredKeysOf<S> = { [K in keyof S]-?: {} extends Pick<S, K> ? never : K }[keyof S];
 
 export type ResizeMode = 'nearest' | 'linear' | 'cubic';
 export type CoordinateTransformationMode =
@@ -130,6 +188,12 @@ export interface GridSampleOptions {
  * created afresh on every access: do not keep it across calls (memory may grow, which
  * detaches old views). Free it with `dispose()`.
  */
+/** A grid of GridSample: float32, float64 or float16 (bits in a Uint16Array), whatever X is. */
+export interface GridLike extends TensorLike {
+  readonly type: 'float32' | 'float64' | 'float16' | (string & {});
+  readonly data: Float32Array | Float64Array | Uint16Array;
+}
+
 export interface WasmTensor<T extends TensorType = TensorType> extends Tensor<T> {
   readonly type: T;
   readonly dims: readonly number[];
@@ -139,30 +203,55 @@ export interface WasmTensor<T extends TensorType = TensorType> extends Tensor<T>
   dispose(): void;
 }
 
+/** An input of run(): a tensor, or null / undefined for an omitted optional input. */
+export type RunInput = TensorLike | null | undefined;
+
 export interface Sampler extends ImageHelpers {
   /**
    * Runs one ONNX node with that opset's exact semantics. Inputs are positional as in the
-   * node; null (or, from opset 11, an empty tensor) marks an omitted optional input.
-   * Throws TypeError for a wrong kind of argument, RangeError for a bad shape or value.
+   * node; null (or, from opset 11, an empty tensor) marks an omitted optional input. The
+   * output has X's element type. Throws TypeError for a wrong kind of argument, RangeError
+   * for a bad shape or value.
    */
-  run(node: SamplerNode, inputs: ReadonlyArray<Tensor | null | undefined>): OutputTensor[];
-  resize<T extends TensorType>(x: Tensor<T>, options: ResizeOptions): OutputTensor<T>;
-  upsample<T extends TensorType>(x: Tensor<T>, options: UpsampleOptions): OutputTensor<T>;
-  gridSample<T extends TensorType>(x: Tensor<T>, grid: Tensor<'float32' | 'float64' | 'float16'>, options?: GridSampleOptions): OutputTensor<T>;
+  run<X extends TensorLike>(node: SamplerNode, inputs: readonly [X & CheckedTensor<X>, ...RunInput[]]): [ResultOf<X>];
+  run(node: SamplerNode, inputs: readonly RunInput[]): OutputTensor[];
+  resize<X extends TensorLike, O extends LooseOptions<ResizeOptions>>(x: X & CheckedTensor<X>, options: CheckedOptions<O, ResizeOptions>): ResultOf<X>;
+  upsample<X extends TensorLike, O extends LooseOptions<UpsampleOptions>>(x: X & CheckedTensor<X>, options: CheckedOptions<O, UpsampleOptions>): ResultOf<X>;
+  gridSample<X extends TensorLike, G extends GridLike, O extends LooseOptions<GridSampleOptions> = {}>(
+    x: X & CheckedTensor<X>, grid: G & CheckedTensor<G>, options?: CheckedOptions<O, GridSampleOptions>): ResultOf<X>;
 
   /** Allocates a tensor in wasm memory (zero-copy tier). */
   tensor<T extends TensorType>(type: T, dims: ArrayLike<number>): WasmTensor<T>;
   /** run() writing its output into outputs[0] (a tensor of the right type and dims). */
-  runInto<O extends Tensor>(node: SamplerNode, inputs: ReadonlyArray<Tensor | null | undefined>, outputs: [O]): [O];
-  resizeInto<T extends TensorType, O extends Tensor<T>>(x: Tensor<T>, output: O, options: ResizeOptions): O;
-  upsampleInto<T extends TensorType, O extends Tensor<T>>(x: Tensor<T>, output: O, options: UpsampleOptions): O;
-  gridSampleInto<T extends TensorType, O extends Tensor<T>>(x: Tensor<T>, grid: Tensor<'float32' | 'float64' | 'float16'>, output: O, options?: GridSampleOptions): O;
+  runInto<O extends TensorLike>(node: SamplerNode, inputs: readonly RunInput[], outputs: [O]): [O];
+  resizeInto<X extends TensorLike, Y extends TensorLike, O extends LooseOptions<ResizeOptions>>(
+    x: X & CheckedTensor<X>, output: Y & CheckedTensor<Y>, options: CheckedOptions<O, ResizeOptions>): Y;
+  upsampleInto<X extends TensorLike, Y extends TensorLike, O extends LooseOptions<UpsampleOptions>>(
+    x: X & CheckedTensor<X>, output: Y & CheckedTensor<Y>, options: CheckedOptions<O, UpsampleOptions>): Y;
+  gridSampleInto<X extends TensorLike, G extends GridLike, Y extends TensorLike, O extends LooseOptions<GridSampleOptions> = {}>(
+    x: X & CheckedTensor<X>, grid: G & CheckedTensor<G>, output: Y & CheckedTensor<Y>, options?: CheckedOptions<O, GridSampleOptions>): Y;
+
+  /**
+   * Frees this sampler's WebAssembly instance and its memory: after a large call, the only
+   * way to give the memory back. Calls on a disposed sampler throw; createSampler() makes a
+   * new one cheaply (the compiled module is kept). Calling it again does nothing.
+   */
+  dispose(): void;
+  /** Bytes of WebAssembly memory this sampler's instance holds now (0 once disposed). */
+  readonly memoryBytes: number;
 }
 
 export interface CreateSamplerOptions {
-  /** The .wasm bytes, to skip loading them (any environment). */
-  wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Browser only: where to fetch osw-web.wasm from. */
+  /**
+   * The bytes of osw.wasm, to skip fetching or reading it (any environment; e.g. a bundle
+   * for a serverless function that carries the wasm itself).
+   */
+  wasmBinary?: ArrayBuffer | ArrayBufferView;
+  /**
+   * Where osw.wasm is. Browsers: a URL to fetch (default: beside browser.mjs, as
+   * `new URL('./osw.wasm', import.meta.url)`, which Vite and webpack follow). Node: a path,
+   * a file: URL, or an http(s) URL (default: beside the package's entry).
+   */
   wasmUrl?: string | { readonly href: string };
   /**
    * The most bytes one allocation of a call may take in wasm memory (an output, a copied
@@ -172,7 +261,11 @@ export interface CreateSamplerOptions {
   maxBytes?: number;
 }
 
-/** Loads the WebAssembly module (once per page or process) and returns a sampler. */
+/**
+ * Returns a sampler. The first call fetches (or reads) and compiles osw.wasm; the compiled
+ * module is kept, so later calls only instantiate it. A load that fails rejects with one
+ * Error naming the URL or path, the reason and the fix; a later call may succeed.
+ */
 export function createSampler(options?: CreateSamplerOptions): Promise<Sampler>;
 
 /** The element types a tensor may have. */

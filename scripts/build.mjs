@@ -2,10 +2,10 @@
 // files into dist/. Incremental: CMake rebuilds only what changed, and dist/ files are
 // rewritten only when their content changes.
 //
-//   node scripts/build.mjs            package builds (osw-node, osw-web) and dist/
+//   node scripts/build.mjs            the package build (osw: glue + osw.wasm) and dist/
 //   node scripts/build.mjs --tests    also the Catch2 test program build/osw-tests.js
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,8 +24,12 @@ function run(cmd, args) {
 
 if (!existsSync(join(build, 'CMakeCache.txt'))) {
   run('emcmake', ['cmake', '-S', '.', '-B', build, '-DCMAKE_BUILD_TYPE=Release']);
+} else if (statSync(join(root, 'CMakeLists.txt')).mtimeMs > statSync(join(build, 'Makefile')).mtimeMs) {
+  // Make resolves --target names before it would notice an edited CMakeLists.txt, so a
+  // renamed target needs the build system regenerated first.
+  run('cmake', ['-S', '.', '-B', build]);
 }
-const targets = ['osw-node', 'osw-web'];
+const targets = ['osw'];
 if (withTests) targets.push('osw-tests');
 run('cmake', ['--build', build, '--parallel', '2', '--target', ...targets]);
 
@@ -41,12 +45,12 @@ function copyIfChanged(from, to) {
   copyFileSync(from, to);
 }
 
-for (const f of ['osw-node.cjs', 'osw-node.wasm', 'osw-web.wasm']) {
-  copyIfChanged(join(build, f), join(dist, f));
-}
+copyIfChanged(join(build, 'osw.wasm'), join(dist, 'osw.wasm'));
+// Files of earlier layouts (two wasm builds, separate glue files) must not linger in dist/.
+for (const f of ['osw-node.cjs', 'osw-node.wasm', 'osw-web.mjs', 'osw-web.wasm']) rmSync(join(dist, f), { force: true });
 
-// terser (a devDependency) minifies what a browser downloads: the Emscripten loader here,
-// browser.mjs below. Each is redone only when its source changed.
+// terser (a devDependency) minifies what a browser downloads (browser.mjs below); redone
+// only when its source changed.
 async function minifyModule(name, source, sourceMap, preamble) {
   let minify;
   try {
@@ -69,14 +73,40 @@ async function minifyIfChanged(source, name, stamp, write) {
   writeFileSync(stamp, source);
 }
 
-// The web loader of Emscripten: closure-free output of emcc, minified here.
-await minifyIfChanged(readFileSync(join(build, 'osw-web.mjs'), 'utf8'), 'osw-web.mjs',
-  join(build, 'osw-web.source.mjs'), async (source) => {
-    const out = await minifyModule('osw-web.mjs', source, false);
-    writeFileSync(join(dist, 'osw-web.mjs'), out.code + '\n');
-  });
+// The Emscripten glue (build/osw.mjs, an ES module of emcc 3.1.6 built for web/worker) is
+// embedded in every entry, so one osw.wasm serves Node and browsers. Its two references to
+// import.meta.url (where the glue would look for the wasm itself) and its export are taken
+// out: the entries compile the wasm and hand it over (bindings/loader.js), and bundlers see
+// only the entries' own `new URL('./osw.wasm', import.meta.url)`.
+function glueFactory() {
+  let glue = readFileSync(join(build, 'osw.mjs'), 'utf8');
+  const edits = [
+    ['var _scriptDir = import.meta.url;', 'var _scriptDir = undefined;'],
+    ['new URL("osw.wasm",import.meta.url).toString()', '"osw.wasm"'],
+    ['export default createOswModule;', ''],
+  ];
+  for (const [from, to] of edits) {
+    const n = glue.split(from).length - 1;
+    if (n !== 1) throw new Error(`build: expected "${from}" once in build/osw.mjs, found it ${n} times (a different emcc?)`);
+    glue = glue.replace(from, () => to);
+  }
+  if (/import\.meta|^\s*(export|import)\b|\brequire\(/m.test(glue))
+    throw new Error('build: build/osw.mjs still refers to import.meta, import/export or require after the edits');
+  return `// The Emscripten glue (emcc 3.1.6), without its own wasm loading.\n${glue.trim()}\n`;
+}
+const glue = glueFactory();
+const loader = readFileSync(join(root, 'bindings', 'loader.js'), 'utf8');
+
 copyIfChanged(join(root, 'bindings', 'index.d.ts'), join(dist, 'index.d.ts'));
 copyIfChanged(join(root, 'bindings', 'image.d.ts'), join(dist, 'image.d.ts'));
+// Types for a direct import of dist/browser.mjs (a page without a bundler); TypeScript looks
+// for browser.d.mts beside it.
+writeIfChanged(join(dist, 'browser.d.mts'), `// Declarations of browser.mjs: those of the package (index.d.ts).
+import { createSampler, TENSOR_TYPES } from './index.js';
+export * from './index.js';
+declare const _default: { createSampler: typeof createSampler; TENSOR_TYPES: typeof TENSOR_TYPES };
+export default _default;
+`);
 
 // The JS layer: api.js, then the optional image helpers (bindings/image.js), which api.js
 // installs on the Sampler class when present.
@@ -84,42 +114,83 @@ const api = ['api.js', 'image.js']
   .filter((f) => existsSync(join(root, 'bindings', f)))
   .map((f) => readFileSync(join(root, 'bindings', f), 'utf8'))
   .join('\n');
-const banner = '// onnx-sampling-wasm: generated by scripts/build.mjs from bindings/api.js; do not edit.\n';
+const banner = '// onnx-sampling-wasm: generated by scripts/build.mjs from bindings/*.js and the Emscripten glue; do not edit.\n';
 
-// Node, CommonJS: reads the .wasm itself and passes it as wasmBinary (Node 20's global
-// fetch cannot load file paths in the loader of emcc 3.1.6).
-writeIfChanged(join(dist, 'index.cjs'), `${banner}'use strict';
-const fs = require('fs');
-const path = require('path');
-const createOswModule = require('./osw-node.cjs');
-
-function loadModule(options) {
-  const wasmBinary = options.wasmBinary || fs.readFileSync(path.join(__dirname, 'osw-node.wasm'));
-  return createOswModule({ wasmBinary });
+// Node entries: findWasm reads osw.wasm beside the entry (or options.wasmUrl: a path, a
+// file: URL, or an http(s) URL fetched once), or takes options.wasmBinary. A missing file
+// names its path and the options that fix it.
+const nodeFindWasm = (defaultPath) => `
+function findWasm(options) {
+  if (options.wasmBinary !== undefined) return oswCompileBytes(options.wasmBinary, 'the wasmBinary option');
+  let file;
+  if (options.wasmUrl !== undefined) {
+    const url = String(options.wasmUrl);
+    if (/^https?:/i.test(url)) return oswFetchAndCompile(url);
+    file = /^file:/i.test(url) ? fileURLToPath(url) : url;
+  } else {
+    file = ${defaultPath};
+  }
+  let bytes;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    throw oswLoadError(file, e && e.code === 'ENOENT' ? 'no such file' : \`it cannot be read (\${e && e.message})\`, e);
+  }
+  return oswCompileBytes(bytes, file);
 }
+`;
 
+// Node, CommonJS.
+writeIfChanged(join(dist, 'index.cjs'), `${banner}'use strict';
+const { readFileSync } = require('fs');
+const { join } = require('path');
+const { fileURLToPath } = require('url');
+
+${glue}
+${loader}${nodeFindWasm("join(__dirname, OSW_WASM_FILE)")}
 ${api}
 const api = makeApi(loadModule);
 module.exports = { createSampler: api.createSampler, TENSOR_TYPES: api.TENSOR_TYPES };
 `);
 
-// Node, ES module: wraps the CommonJS entry (emcc 3.1.6's ES6 output does not load in Node).
-writeIfChanged(join(dist, 'index.mjs'), `${banner}import cjs from './index.cjs';
-export const createSampler = cjs.createSampler;
-export const TENSOR_TYPES = cjs.TENSOR_TYPES;
-export default cjs;
+// Node, ES module: its own copy, with no require (an ESM bundle for Node keeps it as is).
+writeIfChanged(join(dist, 'index.mjs'), `${banner}import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+${glue}
+${loader}
+// Beside this file; an ESM source bundled into CommonJS (esbuild --format=cjs) has no
+// import.meta.url, but __dirname.
+function defaultWasmPath() {
+  if (import.meta.url) return fileURLToPath(new URL('./osw.wasm', import.meta.url));
+  if (typeof __dirname === 'string') return join(__dirname, OSW_WASM_FILE);
+  throw oswLoadError(OSW_WASM_FILE, 'this copy of onnx-sampling-wasm has neither import.meta.url nor __dirname to find it by');
+}
+${nodeFindWasm('defaultWasmPath()')}
+${api}
+const api = makeApi(loadModule);
+export const createSampler = api.createSampler;
+export const TENSOR_TYPES = api.TENSOR_TYPES;
+export default { createSampler, TENSOR_TYPES };
 `);
 
 // Browsers and workers: an ES module. The wasm URL is written as new URL(..., import.meta.url)
 // so that bundlers find and copy the file; options.wasmUrl or options.wasmBinary override it.
 // This is the file a page downloads, so it is minified (terser, a devDependency), with a
 // source map beside it (browser.mjs.map, the readable source) for debugging.
-const browserSource = `import createOswModule from './osw-web.mjs';
-
-function loadModule(options) {
-  if (options.wasmBinary) return createOswModule({ wasmBinary: options.wasmBinary });
-  const url = options.wasmUrl ? String(options.wasmUrl) : new URL('./osw-web.wasm', import.meta.url).href;
-  return createOswModule({ locateFile: (file) => (file.endsWith('.wasm') ? url : file) });
+const browserSource = `${glue}
+${loader}
+function findWasm(options) {
+  if (options.wasmBinary !== undefined) return oswCompileBytes(options.wasmBinary, 'the wasmBinary option');
+  if (options.wasmUrl !== undefined) return oswFetchAndCompile(String(options.wasmUrl));
+  let url;
+  try {
+    url = new URL('./osw.wasm', import.meta.url).href;
+  } catch (e) {
+    throw oswLoadError(OSW_WASM_FILE, 'this copy of onnx-sampling-wasm has no import.meta.url to find it by (bundled into a classic script?)', e);
+  }
+  return oswFetchAndCompile(url);
 }
 
 ${api}

@@ -51,7 +51,7 @@ test(`under ${POLICY}, the package loads and computes in ${LABEL}`, async (t) =>
   assert.deepEqual(await page.errors(), []);
   const doc = server.requests.find(([, u]) => u === '/csp/index.html');
   assert.deepEqual(doc, [200, '/csp/index.html']);
-  assert.ok(server.requests.some(([s, u]) => s === 200 && u === '/pkg/dist/osw-web.wasm'), 'the wasm was fetched');
+  assert.ok(server.requests.some(([s, u]) => s === 200 && u === '/pkg/dist/osw.wasm'), 'the wasm was fetched');
   t.diagnostic(`${LABEL} ${browser.version}: resize and gridSample right under ${POLICY}`);
   await page.close();
 });

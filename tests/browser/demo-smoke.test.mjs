@@ -78,7 +78,7 @@ test(`the demo loads and runs the sample image in ${LABEL}`, async (t) => {
   assert.equal(info.status, 'done');
   assert.match(info.image, /sample\.png: 384 × 256/);
   const wasm = server.requests.filter(([, u]) => u.endsWith('.wasm'));
-  assert.deepEqual(wasm, [[200, '/dist/osw-web.wasm']], 'the wasm came from the package under test');
+  assert.deepEqual(wasm, [[200, '/dist/osw.wasm']], 'the wasm came from the package under test');
 });
 
 test(`Resize from the controls gives the reference pixels in ${LABEL}`, async (t) => {

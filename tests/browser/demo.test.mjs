@@ -87,7 +87,7 @@ test('the demo loads, runs the sample image and labels every control', async (t)
     .map((el) => el.id || el.outerHTML.slice(0, 60)));
   assert.deepEqual(unlabeled, [], 'every control has a label');
   const wasm = server.requests.filter(([, u]) => u.endsWith('.wasm'));
-  assert.deepEqual(wasm, [[200, '/dist/osw-web.wasm']], 'the wasm came from the package under test');
+  assert.deepEqual(wasm, [[200, '/dist/osw.wasm']], 'the wasm came from the package under test');
 });
 
 test('Resize from the controls matches the reference screenshot', async (t) => {

@@ -86,7 +86,7 @@ test(`browser.mjs loads in ${LABEL} and resizes a tensor correctly`, async (t) =
   assert.deepEqual(r.after, [2.5], 'the sampler still works after an error');
   assert.ok(r.hasImageHelpers, 'the browser build carries the image helpers');
   const wasm = server.requests.filter(([, p]) => p.endsWith('.wasm'));
-  assert.deepEqual(wasm, [[200, '/pkg/dist/osw-web.wasm']], 'fetched osw-web.wasm next to the module, once');
+  assert.deepEqual(wasm, [[200, '/pkg/dist/osw.wasm']], 'fetched osw.wasm next to the module, once');
   assert.deepEqual(await page.errors(), []);
   await page.close();
 });
@@ -95,7 +95,7 @@ test('createSampler({ wasmUrl }) and createSampler({ wasmBinary }) load the modu
   for (const how of ['wasmUrl', 'wasmBinary']) {
     const page = await openPage();
     const out = await page.evaluate(async (how) => {
-      const url = new URL('/pkg/dist/osw-web.wasm?via=option', location.href);
+      const url = new URL('/pkg/dist/osw.wasm?via=option', location.href);
       const mod = await import('/pkg/dist/browser.mjs');
       const opts = how === 'wasmUrl' ? { wasmUrl: url } : { wasmBinary: await (await fetch(url)).arrayBuffer() };
       const sampler = await mod.createSampler(opts);
@@ -105,7 +105,7 @@ test('createSampler({ wasmUrl }) and createSampler({ wasmBinary }) load the modu
     assert.deepEqual(out, [0, 0.25, 0.75, 1], how);
     assert.deepEqual(await page.errors(), [], how);
     if (how === 'wasmUrl')
-      assert.ok(server.requests.some(([s, u]) => s === 200 && u === '/pkg/dist/osw-web.wasm?via=option'), 'the wasm came from wasmUrl');
+      assert.ok(server.requests.some(([s, u]) => s === 200 && u === '/pkg/dist/osw.wasm?via=option'), 'the wasm came from wasmUrl');
     await page.close();
   }
 });

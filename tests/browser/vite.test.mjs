@@ -48,7 +48,7 @@ test('the Vite example builds against the packed tarball and runs in Chromium', 
   const assets = readdirSync(join(app, 'dist', 'assets'));
   const wasmFiles = assets.filter((f) => f.endsWith('.wasm'));
   assert.equal(wasmFiles.length, 1, `one .wasm in dist/assets (${assets.join(', ')})`);
-  assert.match(wasmFiles[0], /^osw-web.*\.wasm$/);
+  assert.match(wasmFiles[0], /^osw.*\.wasm$/);
 
   server = await startStaticServer([['/', join(app, 'dist')]]);
   const page = await browser.newPage();

@@ -16,8 +16,8 @@ import {
 export async function main(wasmBytes: Uint8Array): Promise<number> {
   const sampler: Sampler = await createSampler({ wasmBinary: wasmBytes });
   await createSampler();
-  await createSampler({ wasmUrl: new URL('https://example.com/osw-web.wasm') });
-  await createSampler({ wasmUrl: '/osw-web.wasm' });
+  await createSampler({ wasmUrl: new URL('https://example.com/osw.wasm') });
+  await createSampler({ wasmUrl: '/osw.wasm' });
 
   const types: readonly TensorType[] = TENSOR_TYPES;
 
@@ -75,7 +75,53 @@ export async function main(wasmBytes: Uint8Array): Promise<number> {
   const g2 = sampler.gridSample(xd, { type: 'float64', dims: [1, 1, 1, 2], data: new Float64Array(2) });
   const g3 = sampler.gridSample(x, grid);
 
+  // ---------------------------------------------------------------- declared apart (widened)
+  // An object literal declared apart has `type: string`; the result is typed by its data.
+  const wx = { type: 'float32', dims: [1, 1, 2, 2], data: new Float32Array(4) };
+  const wy = sampler.resize(wx, { scales: [1, 1, 2, 2] });
+  const wyData: Float32Array = wy.data;
+  const wyType: 'float32' = wy.type;
+  const wopts = { sizes: [1, 1, 4, 4], mode: 'linear', coordinateTransformationMode: 'align_corners', antialias: true };
+  const wy2: OutputTensor<'float32'> = sampler.resize(x, wopts);
+  const wup = { scales: [1, 1, 2, 2], mode: 'nearest' };
+  sampler.upsample(wx, wup);
+  const wg = { mode: 'cubic', paddingMode: 'border', alignCorners: false };
+  const wgrid = { type: 'float32', dims: [1, 2, 2, 2], data: new Float32Array(8) };
+  sampler.gridSample(wx, wgrid, wg);
+  // uint8 results keep the input's kind of array (onnxruntime-web wants a Uint8Array).
+  const u8: Uint8Array = sampler.resize({ type: 'uint8', dims: [4], data: new Uint8Array(4) }, { sizes: [8] }).data;
+  const u8c: Uint8ClampedArray = sampler.resize({ type: 'uint8', dims: [4], data: new Uint8ClampedArray(4) }, { sizes: [8] }).data;
+  // run() is typed by X, for inputs written inline and for an input list built apart
+  const [rx] = sampler.run({ opType: 'Resize', opset: 19, attributes: { mode: 'linear' } }, [xd, null, scales]);
+  const rxData: Float64Array = rx.data;
+  const inputs = [x, null, scales];
+  const rAny: OutputTensor[] = sampler.run({ opType: 'Resize', opset: 13 }, inputs);
+  // image helpers: NCHW without `type` is float32, NHWC uint8 (a Uint8Array)
+  const img = { width: 2, height: 2, data: new Uint8ClampedArray(16) };
+  const nchw: Float32Array = sampler.imageToTensor(img).data;
+  const nchwNorm: Float32Array = sampler.imageToTensor(img, { layout: 'nchw', scale: 1 / 255, mean: [0.5, 0.5, 0.5], std: [0.5, 0.5, 0.5] }).data;
+  const nhwc: Uint8Array = sampler.imageToTensor(img, { layout: 'nhwc', channels: 4 }).data;
+  const nhwcF: Float32Array = sampler.imageToTensor(img, { layout: 'nhwc', type: 'float32' }).data;
+  // memory
+  const held: number = sampler.memoryBytes;
+  sampler.dispose();
+  await createSampler({ maxBytes: 1 << 20, wasmUrl: 'osw.wasm' });
+  await createSampler({ wasmBinary: new ArrayBuffer(8) });
+
   // ---------------------------------------------------------------- must not compile
+
+  // @ts-expect-error: a literal type must agree with the data
+  sampler.resize({ type: 'float64', dims: [2], data: new Float32Array(2) }, { sizes: [4] });
+  // @ts-expect-error: a value declared apart must still be a string where a string belongs
+  sampler.resize(x, { sizes: [1, 1, 4, 4], antialias: wopts.mode });
+  // @ts-expect-error: an unknown option declared apart
+  sampler.resize(x, { ...wopts, cubic_coeff_a: -0.5 });
+  // @ts-expect-error: memoryBytes is read-only
+  sampler.memoryBytes = 0;
+  // @ts-expect-error: unknown createSampler option
+  await createSampler({ wasmURL: 'osw.wasm' });
+  // @ts-expect-error: imageToTensor without type on NHWC is uint8, not float32
+  const notF32: Float32Array = sampler.imageToTensor(img, { layout: 'nhwc' }).data;
 
   // @ts-expect-error: 'bilinear' is not a Resize mode
   sampler.resize(x, { scales: [1, 1, 2, 2], mode: 'bilinear' });
@@ -117,5 +163,7 @@ export async function main(wasmBytes: Uint8Array): Promise<number> {
   return types.length + r2.length + r3.length + r4.length + r5.length + r6.length + r7.length + r8.length +
     dims.length + yData.length + y64Data.length + yBigData.length + yCrop.data.length + yU8.data.length +
     u.data.length + u2.data.length + g.data.length + g2.data.length + g3.data.length +
-    bad.dims.length + wrongOut.dims.length + wrongDims.length;
+    bad.dims.length + wrongOut.dims.length + wrongDims.length + wyData.length + wyType.length + wy2.data.length +
+    u8.length + u8c.length + rxData.length + rAny.length + nchw.length + nchwNorm.length + nhwc.length + nhwcF.length +
+    held + notF32.length;
 }

@@ -1,0 +1,96 @@
+// loader.js: how every entry of dist/ turns osw.wasm into a module instance.
+//
+// scripts/build.mjs puts this file into dist/index.cjs, dist/index.mjs and dist/browser.mjs,
+// after the Emscripten glue (which defines createOswModule) and before api.js. Each entry
+// adds `findWasm(options)`: a promise of the compiled WebAssembly.Module, from
+// options.wasmBinary, options.wasmUrl or the osw.wasm beside the entry. Here:
+//
+// - the wasm is fetched (or read) once and compiled by us, never by the glue: one request,
+//   one clear Error naming what was tried, why it failed and how to fix it, nothing printed;
+// - the compiled module is kept after the first success, so that loadModule() returns a
+//   fresh instance (its own memory) on every call without fetching or compiling again; a
+//   failed load is not kept, so a later call with good options works.
+
+/* eslint-disable no-unused-vars */
+const OSW_WASM_FILE = 'osw.wasm';
+const OSW_FIX = 'If a bundler did not copy it, copy node_modules/onnx-sampling-wasm/dist/osw.wasm ' +
+  'next to your bundle, or say where it is with createSampler({ wasmUrl }), or pass its bytes ' +
+  'with createSampler({ wasmBinary })';
+
+function oswLoadError(where, reason, cause) {
+  const e = new Error(`onnx-sampling-wasm: could not load the WebAssembly module from ${where}: ${reason}. ${OSW_FIX}.`);
+  if (cause !== undefined) e.cause = cause;
+  return e;
+}
+
+// What the first bytes of a file that is not wasm look like, e.g. an HTML error page.
+function oswDescribeStart(bytes) {
+  if (bytes.length === 0) return 'the file is empty';
+  let text = '';
+  for (let i = 0; i < Math.min(bytes.length, 16); i++)
+    text += bytes[i] >= 32 && bytes[i] < 127 ? String.fromCharCode(bytes[i]) : '.';
+  return `it is not a WebAssembly file (it starts with ${JSON.stringify(text)})`;
+}
+
+async function oswCompileBytes(bytes, where, contentType) {
+  let b;
+  if (bytes instanceof ArrayBuffer) b = new Uint8Array(bytes);
+  else if (ArrayBuffer.isView(bytes)) b = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  else throw new TypeError(`createSampler: wasmBinary: expected an ArrayBuffer or a Uint8Array, got ${bytes === null ? 'null' : typeof bytes}`);
+  if (!(b.length >= 8 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d))
+    throw oswLoadError(where, oswDescribeStart(b) + (contentType ? `, served as ${contentType}` : ''));
+  try {
+    return await WebAssembly.compile(b);
+  } catch (e) {
+    throw oswLoadError(where, `it does not compile (${e && e.message})`, e);
+  }
+}
+
+async function oswFetchAndCompile(url) {
+  let response;
+  try {
+    response = await fetch(url, { credentials: 'same-origin' });
+  } catch (e) {
+    const code = e && e.cause && e.cause.code ? `: ${e.cause.code}` : '';  // Node's fetch hides the reason there
+    throw oswLoadError(url, `the request failed (${e && e.message}${code})`, e);
+  }
+  if (!response.ok)
+    throw oswLoadError(url, `HTTP ${response.status}${response.statusText ? ' ' + response.statusText : ''}`);
+  const type = response.headers.get('content-type') || '';
+  // Streaming compilation needs the wasm MIME type; anything else is read whole and checked.
+  if (typeof WebAssembly.compileStreaming === 'function' && /^application\/wasm\s*(;|$)/i.test(type)) {
+    try {
+      return await WebAssembly.compileStreaming(response);
+    } catch (e) {
+      throw oswLoadError(url, `it does not compile (${e && e.message})`, e);
+    }
+  }
+  let body;
+  try {
+    body = await response.arrayBuffer();
+  } catch (e) {
+    throw oswLoadError(url, `reading the response failed (${e && e.message})`, e);
+  }
+  return oswCompileBytes(body, url, type);
+}
+
+let oswCompiled = null;  // promise of the WebAssembly.Module; kept once it has succeeded
+
+function loadModule(options) {
+  if (!oswCompiled) {
+    const p = Promise.resolve().then(() => findWasm(options));
+    oswCompiled = p;
+    p.catch(() => { if (oswCompiled === p) oswCompiled = null; });
+  }
+  return oswCompiled.then((wasmModule) => new Promise((resolve, reject) => {
+    createOswModule({
+      instantiateWasm(imports, receiveInstance) {
+        WebAssembly.instantiate(wasmModule, imports).then((instance) => receiveInstance(instance, wasmModule), reject);
+        return {};
+      },
+      locateFile: () => OSW_WASM_FILE,
+      print() {},
+      printErr() {},
+    }).then(resolve, reject);
+  }));
+}
