@@ -19,7 +19,6 @@
 #include <string>
 
 #include "gridsample.h"
-#include "resize_kernels.h"
 #include "resize.h"
 
 using namespace osw;
@@ -68,8 +67,10 @@ struct Instance {
   double block[kBlockSize] = {};
   std::string error;
 
-  // The most recent Resize plan, reused while the parameters stay the same.
+  // The most recent Resize plan, reused while the parameters stay the same (X's type is
+  // one of them: the plan is built for it), and what its runs write.
   ResizePlan* plan = nullptr;
+  ResizeWorkspace resize_ws;
   double plan_key[kKeyEnd] = {};
   bool plan_valid = false;
 
@@ -81,7 +82,7 @@ struct Instance {
   void release() {
     delete plan;
     plan = nullptr;
-    release_kernel_scratch();
+    resize_ws.reset();
     plan_valid = false;
     std::string().swap(error);
   }
@@ -154,8 +155,11 @@ int plan_resize() {
     in.roi[i] = b[kRoi + i];
     in.roi[in.n_axes + i] = b[kRoi + in.n_axes + i];
   }
-  Status st = resize_plan(at, in, rank, dims, g_inst.plan);
+  ResizeOptions opts;
+  opts.type = static_cast<DType>(static_cast<int>(b[kXType]));
+  Status st = resize_plan(at, in, rank, dims, g_inst.plan, opts);
   if (!st.ok()) return fail(st);
+  g_inst.resize_ws.reset();  // a new plan starts without the previous one's buffers
   std::memcpy(g_inst.plan_key, g_inst.block, sizeof g_inst.plan_key);
   g_inst.plan_valid = true;
   write_out_dims(g_inst.plan->rank, g_inst.plan->out_dims);
@@ -173,7 +177,7 @@ int exec_resize(uintptr_t x_ptr, uintptr_t y_ptr) {
   }
   x.data = reinterpret_cast<void*>(x_ptr);
   y.data = reinterpret_cast<void*>(y_ptr);
-  Status st = resize_execute(*g_inst.plan, x, &y);
+  Status st = resize_execute(*g_inst.plan, x, &y, &g_inst.resize_ws);
   return st.ok() ? 0 : fail(st);
 }
 
