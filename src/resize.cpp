@@ -21,6 +21,11 @@
 
 namespace osw {
 
+// Planning, and the bookkeeping of a run in parts, are not hot loops: compiled for size
+// (the download), as resize_fixed.cpp's table builders are. The per-call path
+// (resize_execute) keeps the file's speed.
+#define OSW_PLANNING __attribute__((minsize))
+
 // A rough cost of running the passes in this order: per pass, the elements it writes times
 // its taps, with contiguous rows (SIMD over the inner elements) and the innermost axis's
 // shuffle form cheaper than a scalar innermost pass. The last pass writes Y, whatever the
@@ -49,14 +54,17 @@ static double pass_order_cost(const ResizePlan& plan, const int* order) {
 // uint8 only; the other types keep the two whole passes, and less code) when a group of
 // rows fits a small buffer. The other passes write whole intermediates, alternating TmpA
 // and TmpB.
+OSW_PLANNING
 static void build_schedule(const ResizePlan& plan, bool hot, ResizeSchedule* sc) {
   const int rank = plan.rank, np = plan.n_passes;
-  *sc = ResizeSchedule();
+  *sc = ResizeSchedule{};
   int64_t cur[kMaxRank];
   for (int a = 0; a < rank; ++a) cur[a] = plan.in_dims[a];
   if (np == 0) {
     ResizeStep& st = sc->step[sc->n++];
     st.kind = ResizeStep::Copy;
+    st.src = ResizeBuf::X;
+    st.dst = ResizeBuf::Y;
     st.units = plan.out_elems;
     for (int a = 0; a < rank; ++a) st.dims[a] = cur[a];
     return;
@@ -120,6 +128,7 @@ static void build_schedule(const ResizePlan& plan, bool hot, ResizeSchedule* sc)
 }
 
 // What the kernels need besides the axis tables, for the types the plan will run.
+OSW_PLANNING
 static Status build_kernel_tables(ResizePlan* plan) {
   if (plan->out_elems == 0) return Status::Ok();
   const DType type = plan->opts.type;
@@ -140,6 +149,7 @@ static Status build_kernel_tables(ResizePlan* plan) {
   return Status::Ok();
 }
 
+OSW_PLANNING
 Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int rank,
                    const int64_t* in_dims, ResizePlan* plan, const ResizeOptions& opts) {
   OSW_RETURN_IF_ERROR(resize_geometry(attrs, inputs, rank, in_dims, &plan->geo));
@@ -164,7 +174,7 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
   // A plan object that is planned again keeps nothing of the previous plan.
   for (NearestTables& t : plan->nearest) t = NearestTables();
   plan->fixed = FixedTables();
-  plan->schedule[0] = plan->schedule[1] = ResizeSchedule();
+  plan->schedule[0] = plan->schedule[1] = ResizeSchedule{};
   // compat 'pytorch' (row 9): PyTorch's antialias filters are ONNX's with exclude_outside
   // and, for cubic, a = -0.5.
   ResizeAttrs eff = attrs;
@@ -253,6 +263,7 @@ static int64_t compute_size(DType t) {
 
 static bool is_hot(DType t) { return t == DType::Float32 || t == DType::UInt8; }
 
+OSW_PLANNING
 static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
   *lay = RunLayout();
   if (dtype_size(type) == 0)
@@ -299,6 +310,7 @@ static Status check_tensors(const ResizePlan& plan, const TensorView& x, const T
   return Status::Ok();
 }
 
+OSW_PLANNING
 static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType type,
                              ResizeWorkspace* shared) {
   if (lay.kind != RunLayout::Interp) return Status::Ok();
@@ -342,6 +354,7 @@ Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y
   return resize_execute(plan, x, y, &ws);
 }
 
+OSW_PLANNING
 Status resize_steps(const ResizePlan& plan, DType type, ResizeStepInfo* info) {
   *info = ResizeStepInfo();
   if (plan.out_elems == 0) return Status::Ok();
@@ -352,6 +365,7 @@ Status resize_steps(const ResizePlan& plan, DType type, ResizeStepInfo* info) {
   return Status::Ok();
 }
 
+OSW_PLANNING
 Status resize_prepare_shared(const ResizePlan& plan, DType type, ResizeWorkspace* shared) {
   if (plan.out_elems == 0) return Status::Ok();
   RunLayout lay;
@@ -359,6 +373,7 @@ Status resize_prepare_shared(const ResizePlan& plan, DType type, ResizeWorkspace
   return prepare_shared(plan, lay, type, shared);
 }
 
+OSW_PLANNING
 Status resize_execute_range(const ResizePlan& plan, int s, int64_t begin, int64_t end,
                             const TensorView& x, TensorView* y, ResizeWorkspace* shared,
                             ResizeWorkspace* ws) {
@@ -372,6 +387,7 @@ Status resize_execute_range(const ResizePlan& plan, int s, int64_t begin, int64_
   return run_range(plan, lay, s, begin, end, x, y, shared, ws);
 }
 
+OSW_PLANNING
 Status resize_finish(const ResizePlan& plan, TensorView* y) {
   if (y->elements() == 0) return Status::Ok();
   bool any_outside = false;
@@ -382,6 +398,7 @@ Status resize_finish(const ResizePlan& plan, TensorView* y) {
   return Status::Ok();
 }
 
+OSW_PLANNING
 Status resize(const ResizeAttrs& attrs, const ResizeInputs& inputs, const TensorView& x,
               TensorView* y) {
   ResizePlan plan;

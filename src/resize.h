@@ -46,22 +46,24 @@ enum class ResizeBuf : int8_t { X, Y, TmpA, TmpB };
 // a Pass along an inner axis (elements after it) into its output rows (outer * out), along
 // the innermost axis into its rows (outer); a streamed pair into the output rows of v
 // (outer_v * out_v); Copy into elements.
+// (Plain members, no initializers: a value-initialized ResizeSchedule{} is all zeros, one
+// fill, and build_schedule sets every field of the steps it writes.)
 struct ResizeStep {
   enum Kind : int8_t { Pass, StreamLast, StreamGroup, Copy };
-  Kind kind = Pass;
-  int a = -1;          // Pass: the axis
-  int v = -1, h = -1;  // streamed pairs: the outer and the inner axis
-  ResizeBuf src = ResizeBuf::X, dst = ResizeBuf::Y;
-  int64_t dims[kMaxRank] = {};
-  int64_t units = 0;
+  Kind kind;
+  int a;     // Pass: the axis
+  int v, h;  // streamed pairs: the outer and the inner axis
+  ResizeBuf src, dst;
+  int64_t dims[kMaxRank];
+  int64_t units;
 };
 
 struct ResizeSchedule {
-  int n = 0;
+  int n;
   ResizeStep step[kMaxRank];
-  int n_tmp = 0;           // how many of TmpA, TmpB the steps use (in that order)
-  int64_t tmp_elems = 0;   // elements of each
-  bool too_large = false;  // an intermediate has more than 2^63 elements (a run fails)
+  int n_tmp;          // how many of TmpA, TmpB the steps use (in that order)
+  int64_t tmp_elems;  // elements of each
+  bool too_large;     // an intermediate has more than 2^63 elements (a run fails)
 };
 
 struct ResizePlan {
@@ -78,7 +80,7 @@ struct ResizePlan {
   int order[kMaxRank] = {};
   // Linear/cubic: the passes as steps, for the types compiled for size ([0]) and for
   // float32 and uint8 ([1]: these also stream an outer axis then an inner one).
-  ResizeSchedule schedule[2];
+  ResizeSchedule schedule[2] = {};
   // Nearest: the gather's tables per element size (index log2 of 1, 2, 4, 8 bytes), built
   // for the sizes of opts.type.
   NearestTables nearest[4];
