@@ -4,14 +4,18 @@
 //      incremental: later runs rebuild only what changed;
 //   2. osw-tests-asan: the Catch2 suite of tests/cpp with ASan + UBSan (+ LeakSanitizer) and
 //      the SIMD kernels through SIMDe; fails on any test failure or sanitizer report;
+//      osw-tests-scalar: the same suite in the scalar configuration (OSW_HAVE_SIMD 0, -O2,
+//      -Werror); then the SIMD-vs-scalar digest: both print the hashes of a fixed list of
+//      cases ("[.digest]", tests/cpp/test_digest.cpp), which must be equal line for line
+//      (and equal to the wasm build's, build/osw-tests.js, when it exists);
 //   3. osw-fuzz: first each hand-made regression input tests/fuzz/corpus/regress-* alone
 //      (a known bug: printed as a C++ snippet of the decoded case when it fails), then
 //      libFuzzer for a bounded time over a COPY of the rest of tests/fuzz/corpus in a temp
 //      folder (the repository stays clean); fails on any crash, leak, timeout, OOM or failed
 //      check. A failing input is kept in build-native/fuzz-artifacts/ and replayed with
 //      OSW_FUZZ_VERBOSE=1, which prints the decoded case as a C++ snippet.
-// The last line is `native: N passed, M failed` (N, M count Catch2 test cases, regression
-// inputs and one for the fuzz run; a step that cannot run, e.g. a failed build, counts as
+// The last line is `native: N passed, M failed` (N, M count Catch2 test cases of both
+// builds, one for the digest comparison, regression inputs and one for the fuzz run; a step that cannot run, e.g. a failed build, counts as
 // failed).
 //
 // Options:
@@ -103,7 +107,7 @@ function finish() {
 // ---------------------------------------------------------------- 1. build
 if (!noBuild) {
   const t = Date.now();
-  console.log('=== build tests/native (clang++-14, ASan + UBSan, libFuzzer)');
+  console.log('=== build tests/native (clang++-14, ASan + UBSan, libFuzzer, scalar)');
   try {
     if (!existsSync(join(buildDir, 'CMakeCache.txt'))) {
       const c = run('cmake', ['-S', join(root, 'tests', 'native'), '-B', buildDir, '-DCMAKE_CXX_COMPILER=clang++-14']);
@@ -119,34 +123,89 @@ if (!noBuild) {
   }
 }
 
-// ---------------------------------------------------------------- 2. Catch2 under sanitizers
-if (!mergeFrom) try {
+// ---------------------------------------------------------------- 2. Catch2 suites
+// Runs one Catch2 program's whole suite and counts its test cases into passed / failed.
+function runSuite(name, env, title) {
   const t = Date.now();
-  console.log('\n=== Catch2 suite, native, ASan + UBSan + SIMDe (osw-tests-asan)');
-  const exe = join(buildDir, 'osw-tests-asan');
+  console.log(`\n=== ${title} (${name})`);
+  const exe = join(buildDir, name);
   if (!existsSync(exe)) {
-    summary.push(`FAIL  osw-tests-asan: ${exe} is missing (build first)`);
+    summary.push(`FAIL  ${name}: ${exe} is missing (build first)`);
     failed += 1;
-  } else {
-    const r = run(exe, ['--use-colour', 'no'], { capture: true, env: sanEnv, timeout: 30 * 60 * 1000 });
-    const out = `${r.stdout || ''}\n${r.stderr || ''}`;
-    const allOk = out.match(/All tests passed \((\d+) assertions? in (\d+) test cases?\)/);
-    const mixed = out.match(/test cases?:\s+(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/);
-    let note = '';
-    if (allOk) { passed += Number(allOk[2]); note = `${allOk[2]} test cases, ${allOk[1]} assertions`; }
-    else if (mixed) { passed += Number(mixed[2]); failed += Number(mixed[3]); note = `${mixed[2]} passed, ${mixed[3]} failed`; }
-    const report = SANITIZER_REPORT.test(out);
-    if (r.status !== 0 || report || !(allOk || mixed)) {
-      if (!mixed || Number(mixed[3]) === 0) failed += 1; // a sanitizer abort or a crash
-      const why = report ? 'sanitizer report' : r.signal ? `killed by ${r.signal}` : `exit status ${r.status}`;
-      summary.push(`FAIL  osw-tests-asan: ${why}${note ? ` (${note})` : ''} ${secs(t)}`);
-    } else {
-      summary.push(`ok    osw-tests-asan (${note}) ${secs(t)}`);
-    }
+    return;
   }
-} catch (e) {
-  failed += 1;
-  summary.push(`FAIL  osw-tests-asan: ${e.message}`);
+  const r = run(exe, ['--use-colour', 'no'], { capture: true, env, timeout: 30 * 60 * 1000 });
+  const out = `${r.stdout || ''}\n${r.stderr || ''}`;
+  const allOk = out.match(/All tests passed \((\d+) assertions? in (\d+) test cases?\)/);
+  const mixed = out.match(/test cases?:\s+(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/);
+  let note = '';
+  if (allOk) { passed += Number(allOk[2]); note = `${allOk[2]} test cases, ${allOk[1]} assertions`; }
+  else if (mixed) { passed += Number(mixed[2]); failed += Number(mixed[3]); note = `${mixed[2]} passed, ${mixed[3]} failed`; }
+  const report = SANITIZER_REPORT.test(out);
+  if (r.status !== 0 || report || !(allOk || mixed)) {
+    if (!mixed || Number(mixed[3]) === 0) failed += 1; // a sanitizer abort or a crash
+    const why = report ? 'sanitizer report' : r.signal ? `killed by ${r.signal}` : `exit status ${r.status}`;
+    summary.push(`FAIL  ${name}: ${why}${note ? ` (${note})` : ''} ${secs(t)}`);
+  } else {
+    summary.push(`ok    ${name} (${note}) ${secs(t)}`);
+  }
+}
+
+// The digest lines ("resize ..." / "gridsample ...") a Catch2 program prints for "[.digest]".
+function digest(name, env) {
+  const exe = join(buildDir, name);
+  if (!existsSync(exe)) throw new Error(`${exe} is missing (build first)`);
+  const r = run(exe, ['[.digest]', '--use-colour', 'no'], { capture: true, echo: false, env, timeout: 10 * 60 * 1000 });
+  if (r.status !== 0) throw new Error(`${name} "[.digest]" exited with ${r.status}: ${(r.stderr || '').slice(0, 2000)}`);
+  return (r.stdout || '').split('\n').filter((l) => /^(resize|gridsample) /.test(l));
+}
+
+if (!mergeFrom) {
+  try {
+    runSuite('osw-tests-asan', sanEnv, 'Catch2 suite, native, ASan + UBSan + SIMDe');
+  } catch (e) {
+    failed += 1;
+    summary.push(`FAIL  osw-tests-asan: ${e.message}`);
+  }
+  try {
+    runSuite('osw-tests-scalar', process.env, 'Catch2 suite, native, scalar kernels only (OSW_HAVE_SIMD 0)');
+  } catch (e) {
+    failed += 1;
+    summary.push(`FAIL  osw-tests-scalar: ${e.message}`);
+  }
+  // SIMD against scalar, bit for bit: the same cases' output hashes from both builds.
+  try {
+    const t = Date.now();
+    console.log('\n=== SIMD (SIMDe) build vs scalar build (and the wasm build, when built): digests of the fixed case list');
+    const simd = digest('osw-tests-asan', sanEnv);
+    const scalar = digest('osw-tests-scalar', process.env);
+    // The wasm build's Catch2 program too, when npm test (scripts/test.mjs) has built it.
+    const wasmTests = join(process.env.OSW_BUILD_DIR || join(root, 'build'), 'osw-tests.js');
+    let wasm = null;
+    if (existsSync(wasmTests)) {
+      const r = run('node', ['--no-experimental-fetch', wasmTests, '[.digest]', '--use-colour', 'no'], { capture: true, echo: false });
+      wasm = r.status === 0 ? (r.stdout || '').split('\n').filter((l) => /^(resize|gridsample) /.test(l)) : [];
+    }
+    const differ = [];
+    for (let i = 0; i < Math.max(simd.length, scalar.length, wasm ? wasm.length : 0); ++i) {
+      if (simd[i] !== scalar[i] || (wasm && wasm[i] !== simd[i])) {
+        differ.push(`  simd:   ${simd[i] ?? '(none)'}\n  scalar: ${scalar[i] ?? '(none)'}${wasm ? `\n  wasm:   ${wasm[i] ?? '(none)'}` : ''}`);
+      }
+    }
+    const builds = wasm ? 'SIMDe, scalar and wasm builds' : 'SIMDe and scalar builds';
+    if (simd.length === 0 || differ.length > 0) {
+      failed += 1;
+      console.log(differ.slice(0, 20).join('\n'));
+      summary.push(`FAIL  digests of the ${builds}: ${differ.length} of ${simd.length} cases differ ${secs(t)}`);
+    } else {
+      passed += 1;
+      console.log(`${simd.length} cases, the same bytes in the ${builds}`);
+      summary.push(`ok    digests of the ${builds} (${simd.length} cases, bit for bit) ${secs(t)}`);
+    }
+  } catch (e) {
+    failed += 1;
+    summary.push(`FAIL  SIMD vs scalar digests: ${e.message}`);
+  }
 }
 
 // ---------------------------------------------------------------- 3. fuzzing

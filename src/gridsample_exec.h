@@ -41,8 +41,8 @@ inline C gather_dot_scalar(const T* x, const Off* off, const C* w, int64_t n) {
   return s;
 }
 
-#if defined(__wasm_simd128__)
-// wasm SIMD: one location's weights are contiguous, so they load as a vector; the values are
+#if OSW_HAVE_SIMD
+// wasm SIMD (or SIMDe in native builds): one location's weights are contiguous, so they load as a vector; the values are
 // gathered lane by lane (wasm has no gather). Besides the wider multiply, the 4 (2) partial
 // sums break the dependency chain of the scalar loop's single accumulator.
 template <typename C, typename T, typename Off>
@@ -80,9 +80,26 @@ inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
   }
 }
 #else
+// The scalar twin of the SIMD gather_dot above: the same partial sums in the same order
+// (4 float lanes or 2 double lanes, combined as the vector code does, then the tail), so
+// that the scalar build gives the SIMD builds' bits.
 template <typename C, typename T, typename Off>
 inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
-  return gather_dot_scalar(x, off, w, n);
+  constexpr int L = std::is_same<C, float>::value ? 4 : std::is_same<C, double>::value ? 2 : 0;
+  if constexpr (L == 0) {
+    return gather_dot_scalar(x, off, w, n);
+  } else {
+    if (n < L) return gather_dot_scalar(x, off, w, n);
+    C acc[L] = {};
+    int64_t k = 0;
+    for (; k + L <= n; k += L)
+      for (int j = 0; j < L; ++j) acc[j] = acc[j] + w[k + j] * static_cast<C>(ElemTraits<T>::load(x[off[k + j]]));
+    C s;
+    if constexpr (L == 4) s = (acc[0] + acc[2]) + (acc[1] + acc[3]);
+    else s = acc[0] + acc[1];
+    for (; k < n; ++k) s += w[k] * static_cast<C>(ElemTraits<T>::load(x[off[k]]));
+    return s;
+  }
 }
 #endif
 

@@ -3,10 +3,11 @@
 // Nearest mode is a pure gather of precomputed offsets (any type, bit-exact copies; see
 // resize_nearest.cpp). Linear and cubic run one separable pass per resampled
 // axis, in the compute type of X (float for float32, double for float64), downsampling
-// axes first so that later passes touch fewer elements. Outputs outside a
-// tf_crop_and_resize box are filled with extrapolation_value at the end. This file plans
-// and dispatches; the typed execution is in resize_exec.h (float32 and uint8 built for
-// speed in resize_exec_hot.cpp, the other types for size in resize_exec_cold.cpp).
+// axes first so that later passes touch fewer elements; the plan writes the passes down
+// as a schedule of steps (build_schedule). Outputs outside a tf_crop_and_resize box are
+// filled with extrapolation_value at the end. This file plans and dispatches; the typed
+// execution is in resize_exec.h (float32 and uint8 built for speed in
+// resize_exec_hot.cpp, the other types for size in resize_exec_cold.cpp).
 #include "resize.h"
 
 #include <algorithm>
@@ -14,9 +15,16 @@
 
 #include "elem.h"
 #include "resize_exec.h"
+#include "resize_fixed.h"
 #include "resize_kernels.h"
+#include "resize_nearest.h"
 
 namespace osw {
+
+// Planning, and the bookkeeping of a run in parts, are not hot loops: compiled for size
+// (the download), as resize_fixed.cpp's table builders are. The per-call path
+// (resize_execute) keeps the file's speed.
+#define OSW_PLANNING __attribute__((minsize))
 
 // A rough cost of running the passes in this order: per pass, the elements it writes times
 // its taps, with contiguous rows (SIMD over the inner elements) and the innermost axis's
@@ -40,8 +48,110 @@ static double pass_order_cost(const ResizePlan& plan, const int* order) {
   return cost;
 }
 
+// The linear/cubic passes as steps. The last two passes are streamed, so the tensor
+// between them never exists: an inner axis then an outer one (the usual W-then-H of
+// images) as StreamLast, an outer axis then an inner one as StreamGroup (hot: float32 and
+// uint8 only; the other types keep the two whole passes, and less code) when a group of
+// rows fits a small buffer. The other passes write whole intermediates, alternating TmpA
+// and TmpB.
+OSW_PLANNING
+static void build_schedule(const ResizePlan& plan, bool hot, ResizeSchedule* sc) {
+  const int rank = plan.rank, np = plan.n_passes;
+  *sc = ResizeSchedule{};
+  int64_t cur[kMaxRank];
+  for (int a = 0; a < rank; ++a) cur[a] = plan.in_dims[a];
+  if (np == 0) {
+    ResizeStep& st = sc->step[sc->n++];
+    st.kind = ResizeStep::Copy;
+    st.src = ResizeBuf::X;
+    st.dst = ResizeBuf::Y;
+    st.units = plan.out_elems;
+    for (int a = 0; a < rank; ++a) st.dims[a] = cur[a];
+    return;
+  }
+  const bool fuse_a = np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
+                      plan.axis[plan.order[np - 1]].taps <= kMaxStreamTaps;
+  bool fuse_b = false;
+  if (hot && !fuse_a && np >= 2 && plan.order[np - 2] < plan.order[np - 1] &&
+      plan.axis[plan.order[np - 2]].taps <= kMaxStreamTaps) {
+    int64_t d[kMaxRank];
+    for (int a = 0; a < rank; ++a) d[a] = cur[a];
+    for (int i = 0; i < np - 2; ++i) d[plan.order[i]] = plan.out_dims[plan.order[i]];
+    int64_t pair_block = 1;  // elements after the pair's outer axis, before its inner pass
+    bool fits = true;
+    for (int a = plan.order[np - 2] + 1; a < rank && fits; ++a)
+      fits = checked_mul(pair_block, d[a], &pair_block);
+    fuse_b = fits && pair_block <= (int64_t(1) << 20);  // a group: 4 rows of <= 2^20 elements
+  }
+  const bool fuse = fuse_a || fuse_b;
+  const int plain = fuse ? np - 2 : np;  // passes run on whole tensors
+  {
+    // The intermediates: the plain passes' results (but the last one's when not fusing).
+    int64_t d[kMaxRank];
+    for (int a = 0; a < rank; ++a) d[a] = cur[a];
+    const int kept = fuse ? plain : np - 1;
+    for (int i = 0; i < kept; ++i) {
+      d[plan.order[i]] = plan.out_dims[plan.order[i]];
+      int64_t n = 1;
+      for (int a = 0; a < rank; ++a)
+        if (!checked_mul(n, d[a], &n)) sc->too_large = true;
+      if (!sc->too_large) sc->tmp_elems = std::max(sc->tmp_elems, n);
+    }
+    sc->n_tmp = std::min(kept, 2);
+  }
+  auto tmp = [](int i) { return i % 2 == 0 ? ResizeBuf::TmpA : ResizeBuf::TmpB; };
+  for (int i = 0; i < plain; ++i) {
+    const int a = plan.order[i];
+    ResizeStep& st = sc->step[sc->n++];
+    st.kind = ResizeStep::Pass;
+    st.a = a;
+    st.src = i == 0 ? ResizeBuf::X : tmp(i - 1);
+    st.dst = !fuse && i + 1 == np ? ResizeBuf::Y : tmp(i);
+    for (int j = 0; j < rank; ++j) st.dims[j] = cur[j];
+    int64_t outer = 1, inner = 1;
+    for (int j = 0; j < a; ++j) outer *= cur[j];
+    for (int j = a + 1; j < rank; ++j) inner *= cur[j];
+    st.units = inner == 1 ? outer : outer * plan.out_dims[a];
+    cur[a] = plan.out_dims[a];
+  }
+  if (!fuse) return;
+  ResizeStep& st = sc->step[sc->n++];
+  st.kind = fuse_b ? ResizeStep::StreamGroup : ResizeStep::StreamLast;
+  st.v = fuse_b ? plan.order[np - 2] : plan.order[np - 1];
+  st.h = fuse_b ? plan.order[np - 1] : plan.order[np - 2];
+  st.src = plain == 0 ? ResizeBuf::X : tmp(plain - 1);
+  st.dst = ResizeBuf::Y;
+  for (int j = 0; j < rank; ++j) st.dims[j] = cur[j];
+  int64_t outer_v = 1;
+  for (int j = 0; j < st.v; ++j) outer_v *= cur[j];
+  st.units = outer_v * plan.out_dims[st.v];
+}
+
+// What the kernels need besides the axis tables, for the types the plan will run.
+OSW_PLANNING
+static Status build_kernel_tables(ResizePlan* plan) {
+  if (plan->out_elems == 0) return Status::Ok();
+  const DType type = plan->opts.type;
+  const bool any = type == DType::Undefined;
+  if (plan->attrs.mode == ResizeMode::Nearest) {
+    for (size_t es : {size_t(1), size_t(2), size_t(4), size_t(8)}) {
+      if (!any && dtype_size(type) != es) continue;
+      const int i = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
+      OSW_RETURN_IF_ERROR(build_nearest_tables(*plan, es, &plan->nearest[i]));
+    }
+    return Status::Ok();
+  }
+  build_schedule(*plan, false, &plan->schedule[0]);
+  build_schedule(*plan, true, &plan->schedule[1]);
+  // uint8 in integers where exact (resize_fixed.h); compat rounding keeps the float path.
+  if ((any || type == DType::UInt8) && plan->attrs.compat == Compat::Onnx && !plan->opts.fixed_disable)
+    build_fixed_tables(*plan, plan->opts.fixed_force, &plan->fixed);
+  return Status::Ok();
+}
+
+OSW_PLANNING
 Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int rank,
-                   const int64_t* in_dims, ResizePlan* plan) {
+                   const int64_t* in_dims, ResizePlan* plan, const ResizeOptions& opts) {
   OSW_RETURN_IF_ERROR(resize_geometry(attrs, inputs, rank, in_dims, &plan->geo));
   plan->rank = rank;
   int64_t out_elems = 1;
@@ -59,12 +169,12 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
                              int_text(plan->out_dims[a]));
   }
   plan->n_passes = 0;
-  // A new plan starts without the previous one's cached buffers.
-  plan->nearest_ready = false;
-  plan->fixed = FixedCache();
-  plan->scratch[0] = Buffer<unsigned char>();
-  plan->scratch[1] = Buffer<unsigned char>();
-  plan->extra_scratch = Buffer<unsigned char>();
+  plan->out_elems = out_elems;
+  plan->opts = opts;
+  // A plan object that is planned again keeps nothing of the previous plan.
+  for (NearestTables& t : plan->nearest) t = NearestTables();
+  plan->fixed = FixedTables();
+  plan->schedule[0] = plan->schedule[1] = ResizeSchedule{};
   // compat 'pytorch' (row 9): PyTorch's antialias filters are ONNX's with exclude_outside
   // and, for cubic, a = -0.5.
   ResizeAttrs eff = attrs;
@@ -134,26 +244,167 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
     } while (std::next_permutation(perm, perm + np));
     std::copy(best, best + np, plan->order);
   }
+  return build_kernel_tables(plan);
+}
+
+static bool is_integer(DType t) {
+  switch (t) {
+    case DType::UInt8: case DType::Int8: case DType::UInt16: case DType::Int16:
+    case DType::Int32: case DType::UInt32: case DType::Int64: case DType::UInt64: return true;
+    default: return false;
+  }
+}
+
+// Bytes of the compute type of a storage type (elem.h: double for float64 and for
+// integers of 4 or 8 bytes, else float).
+static int64_t compute_size(DType t) {
+  return t == DType::Float64 || (is_integer(t) && dtype_size(t) >= 4) ? 8 : 4;
+}
+
+static bool is_hot(DType t) { return t == DType::Float32 || t == DType::UInt8; }
+
+OSW_PLANNING
+static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
+  *lay = RunLayout();
+  if (dtype_size(type) == 0)
+    return Status::Type(std::string("X: element type ") + dtype_name(type) + " is not supported");
+  if (plan.opts.type != DType::Undefined && type != plan.opts.type)
+    return Status::Type(std::string("X: the plan was built for ") + dtype_name(plan.opts.type) +
+                        ", not " + dtype_name(type));
+  if (plan.attrs.mode == ResizeMode::Nearest) {
+    lay->kind = RunLayout::Gather;
+    lay->nearest = nearest_tables(plan, dtype_size(type));
+    lay->n_steps = 1;
+    if (!lay->nearest) return Status::Type("X: no nearest tables for this element size");
+    return Status::Ok();
+  }
+  if (type == DType::UInt8 && plan.fixed.state == 1) {
+    lay->kind = RunLayout::Fixed;
+    lay->n_steps = 1;
+    return Status::Ok();
+  }
+  lay->kind = RunLayout::Interp;
+  lay->sched = &plan.schedule[is_hot(type) ? 1 : 0];
+  lay->round = is_integer(type) && plan.attrs.compat != Compat::Onnx;
+  lay->n_steps = lay->sched->n + (lay->round ? 1 : 0);
   return Status::Ok();
 }
 
-Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y) {
-  if (x.rank != plan.rank || y->rank != plan.rank)
+static int64_t step_units(const ResizePlan& plan, const RunLayout& lay, int s) {
+  switch (lay.kind) {
+    case RunLayout::Gather: return lay.nearest->rows;
+    case RunLayout::Fixed: return fixed_units(plan);
+    case RunLayout::Interp: break;
+  }
+  return s < lay.sched->n ? lay.sched->step[s].units : plan.out_elems;
+}
+
+static Status check_tensors(const ResizePlan& plan, const TensorView& x, const TensorView& y) {
+  if (x.rank != plan.rank || y.rank != plan.rank)
     return Status::Range("X: rank does not match the plan");
   for (int a = 0; a < plan.rank; ++a) {
     if (x.dims[a] != plan.in_dims[a]) return Status::Range("X: dims do not match the plan");
-    if (y->dims[a] != plan.out_dims[a]) return Status::Range("Y: dims do not match the plan");
+    if (y.dims[a] != plan.out_dims[a]) return Status::Range("Y: dims do not match the plan");
   }
-  if (y->type != x.type) return Status::Type("Y: type must equal X's type");
-  if (y->elements() == 0) return Status::Ok();
-  if (x.type == DType::Float32 || x.type == DType::UInt8) return resize_execute_hot(plan, x, y);
-  return resize_execute_cold(plan, x, y);
+  if (y.type != x.type) return Status::Type("Y: type must equal X's type");
+  return Status::Ok();
 }
 
+OSW_PLANNING
+static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType type,
+                             ResizeWorkspace* shared) {
+  if (lay.kind != RunLayout::Interp) return Status::Ok();
+  const int64_t fsize = compute_size(type);
+  if (lay.round) {
+    const int64_t bytes = plan.out_elems * fsize;
+    if (shared->wide.size() < bytes && !shared->wide.allocate(bytes))
+      return out_of_memory("compat rounding", bytes);
+  }
+  const ResizeSchedule& sc = *lay.sched;
+  if (sc.too_large) return Status::Range("Y: intermediate too large");
+  const int64_t bytes = sc.tmp_elems * fsize;
+  for (int i = 0; i < sc.n_tmp; ++i) {
+    Buffer<unsigned char>& b = shared->tmp[i];
+    if (b.size() < bytes && !b.allocate(bytes)) return out_of_memory("resize scratch", bytes);
+  }
+  return Status::Ok();
+}
+
+static Status run_range(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
+                        int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared,
+                        ResizeWorkspace* ws) {
+  if (is_hot(x.type)) return resize_range_hot(plan, lay, s, begin, end, x, y, shared, ws);
+  return resize_range_cold(plan, lay, s, begin, end, x, y, shared, ws);
+}
+
+Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y,
+                      ResizeWorkspace* ws) {
+  OSW_RETURN_IF_ERROR(check_tensors(plan, x, *y));
+  if (y->elements() == 0) return Status::Ok();
+  RunLayout lay;
+  OSW_RETURN_IF_ERROR(run_layout(plan, x.type, &lay));
+  OSW_RETURN_IF_ERROR(prepare_shared(plan, lay, x.type, ws));
+  for (int s = 0; s < lay.n_steps; ++s)
+    OSW_RETURN_IF_ERROR(run_range(plan, lay, s, 0, step_units(plan, lay, s), x, y, ws, ws));
+  return resize_finish(plan, y);
+}
+
+Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y) {
+  ResizeWorkspace ws;
+  return resize_execute(plan, x, y, &ws);
+}
+
+OSW_PLANNING
+Status resize_steps(const ResizePlan& plan, DType type, ResizeStepInfo* info) {
+  *info = ResizeStepInfo();
+  if (plan.out_elems == 0) return Status::Ok();
+  RunLayout lay;
+  OSW_RETURN_IF_ERROR(run_layout(plan, type, &lay));
+  info->n = lay.n_steps;
+  for (int s = 0; s < lay.n_steps; ++s) info->units[s] = step_units(plan, lay, s);
+  return Status::Ok();
+}
+
+OSW_PLANNING
+Status resize_prepare_shared(const ResizePlan& plan, DType type, ResizeWorkspace* shared) {
+  if (plan.out_elems == 0) return Status::Ok();
+  RunLayout lay;
+  OSW_RETURN_IF_ERROR(run_layout(plan, type, &lay));
+  return prepare_shared(plan, lay, type, shared);
+}
+
+OSW_PLANNING
+Status resize_execute_range(const ResizePlan& plan, int s, int64_t begin, int64_t end,
+                            const TensorView& x, TensorView* y, ResizeWorkspace* shared,
+                            ResizeWorkspace* ws) {
+  OSW_RETURN_IF_ERROR(check_tensors(plan, x, *y));
+  if (y->elements() == 0) return Status::Ok();
+  RunLayout lay;
+  OSW_RETURN_IF_ERROR(run_layout(plan, x.type, &lay));
+  if (s < 0 || s >= lay.n_steps) return Status::Range("resize: no such step");
+  const int64_t units = step_units(plan, lay, s);
+  if (begin < 0 || end > units || begin > end) return Status::Range("resize: range outside the step");
+  return run_range(plan, lay, s, begin, end, x, y, shared, ws);
+}
+
+OSW_PLANNING
+Status resize_finish(const ResizePlan& plan, TensorView* y) {
+  if (y->elements() == 0) return Status::Ok();
+  bool any_outside = false;
+  for (int a = 0; a < plan.rank; ++a) any_outside = any_outside || plan.axis[a].any_outside;
+  if (!any_outside) return Status::Ok();
+  if (is_hot(y->type)) resize_finish_hot(plan, y);
+  else resize_finish_cold(plan, y);
+  return Status::Ok();
+}
+
+OSW_PLANNING
 Status resize(const ResizeAttrs& attrs, const ResizeInputs& inputs, const TensorView& x,
               TensorView* y) {
   ResizePlan plan;
-  OSW_RETURN_IF_ERROR(resize_plan(attrs, inputs, x.rank, x.dims, &plan));
+  ResizeOptions opts;
+  opts.type = x.type;
+  OSW_RETURN_IF_ERROR(resize_plan(attrs, inputs, x.rank, x.dims, &plan, opts));
   y->rank = plan.rank;
   for (int a = 0; a < plan.rank; ++a) y->dims[a] = plan.out_dims[a];
   return resize_execute(plan, x, y);

@@ -4,11 +4,22 @@
 
 namespace osw {
 
-Status resize_execute_cold(const ResizePlan& plan, const TensorView& x, TensorView* y) {
+Status resize_range_cold(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
+                         int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared,
+                         ResizeWorkspace* ws) {
   return dispatch_dtype(x.type, "X", [&](auto tag) -> Status {
     using T = decltype(tag);
-    if constexpr (kResizeHotType<T>) return resize_execute_hot(plan, x, y);
-    else return resize_exec::execute_typed<T>(plan, x, y);
+    if constexpr (kResizeHotType<T>) return resize_range_hot(plan, lay, s, begin, end, x, y, shared, ws);
+    else return resize_exec::range_typed<T>(plan, lay, s, begin, end, x, y, shared, ws);
+  });
+}
+
+void resize_finish_cold(const ResizePlan& plan, TensorView* y) {
+  dispatch_dtype(y->type, "Y", [&](auto tag) -> Status {
+    using T = decltype(tag);
+    if constexpr (kResizeHotType<T>) resize_finish_hot(plan, y);
+    else resize_exec::finish_typed<T>(plan, y);
+    return Status::Ok();
   });
 }
 

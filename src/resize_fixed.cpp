@@ -12,11 +12,6 @@
 
 namespace osw {
 
-FixedOptions& fixed_options() {
-  static FixedOptions o;
-  return o;
-}
-
 // Code size matters as much as speed here (the download): the kernels, which do the work,
 // are compiled for speed and kept out of line; everything else (table building, the loops
 // over rows that call the kernels) for size.
@@ -85,7 +80,7 @@ OSW_DRIVER bool scaled_weights(const AxisPlan& ap, int s, Buffer<I>* w) {
 }
 
 // The narrow form (resize_fixed.h): returns whether it applies.
-OSW_DRIVER bool build_narrow(const ResizePlan& plan, FixedCache* fc) {
+OSW_DRIVER bool build_narrow(const ResizePlan& plan, bool force, FixedTables* fc) {
   const int np = plan.n_passes;
   if (np < 1 || np > 2) return false;
   const int a0 = std::min(plan.order[0], plan.order[np - 1]);
@@ -170,15 +165,15 @@ OSW_DRIVER bool build_narrow(const ResizePlan& plan, FixedCache* fc) {
     }
     // Lanes one by one are slower than the float path's kernels: take the fixed path only
     // when most blocks vectorise (or when forced, for tests).
-    if (c < 16 && !fixed_options().force && vector_blocks * 4 < nb * 3) return false;
-    if (c < 16 && nb == 0 && !fixed_options().force) return false;
+    if (c < 16 && !force && vector_blocks * 4 < nb * 3) return false;
+    if (c < 16 && nb == 0 && !force) return false;
   }
   if (fc->v >= 0 && !scaled_weights(plan.axis[fc->v], fc->sv, &fc->wv)) return false;
   return true;
 }
 
 // The wide form (resize_fixed.h): returns whether it applies.
-OSW_DRIVER bool build_wide(const ResizePlan& plan, FixedCache* fc) {
+OSW_DRIVER bool build_wide(const ResizePlan& plan, FixedTables* fc) {
   const int np = plan.n_passes;
   if (np < 1 || np > 2) return false;
   fc->h = std::max(plan.order[0], plan.order[np - 1]);
@@ -209,7 +204,7 @@ OSW_DRIVER bool build_wide(const ResizePlan& plan, FixedCache* fc) {
 }
 
 // One lane of h's pass: the sum of the taps, scaled by 2^sh.
-inline uint32_t h_lane(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, int64_t lane) {
+inline uint32_t h_lane(const FixedTables& fc, const AxisPlan& ap, const uint8_t* xr, int64_t lane) {
   const int64_t o = lane / fc.c, e = lane % fc.c;
   const int K = fc.kh;
   uint32_t acc = 0;
@@ -235,8 +230,9 @@ inline v128_t round_shift_u16(v128_t s) {
 // (final false) or as uint8 rounded by 2^7 (final true). KC: the taps, when known (2, the
 // common linear case, unrolls the shuffle loop).
 template <int KC>
-OSW_KERNEL void h_row(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr, bool final) {
+OSW_KERNEL void h_row(const FixedTables& fc, const AxisPlan& ap, const uint8_t* xr, void* yr, bool final) {
   const int K = KC > 0 ? KC : fc.kh;
+  (void)K;  // used by the SIMD blocks only
   const int64_t c = fc.c, lanes = ap.out * c;
   uint16_t* y16 = static_cast<uint16_t*>(yr);
   uint8_t* y8 = static_cast<uint8_t*>(yr);
@@ -315,7 +311,7 @@ OSW_KERNEL void h_row(const FixedCache& fc, const AxisPlan& ap, const uint8_t* x
   for (int64_t l = done; l < lanes; ++l) put(l);
 }
 
-void h_row_k(const FixedCache& fc, const AxisPlan& ap, const uint8_t* xr, void* yr, bool final) {
+void h_row_k(const FixedTables& fc, const AxisPlan& ap, const uint8_t* xr, void* yr, bool final) {
   if (fc.kh == 2) h_row<2>(fc, ap, xr, yr, final);
   else h_row<0>(fc, ap, xr, yr, final);
 }
@@ -387,7 +383,7 @@ OSW_KERNEL void v_row_sums(const uint8_t* const* rows, const uint8_t* w, int n, 
 // The wide form's h pass on one row t of uint16 sums (in * c of them, c a multiple of 4,
 // each below 2^15): 4 elements of one output at a time, two taps per i32x4.dot_i16x8,
 // rounded by 2^16 into Y.
-OSW_KERNEL void h_row_wide(const FixedCache& fc, const AxisPlan& ap, const uint16_t* t, uint8_t* y) {
+OSW_KERNEL void h_row_wide(const FixedTables& fc, const AxisPlan& ap, const uint16_t* t, uint8_t* y) {
   const int64_t c = fc.c;
   const int K = fc.kh, P = (K + 1) / 2;
   for (int64_t o = 0; o < ap.out; ++o) {
@@ -421,86 +417,89 @@ OSW_KERNEL void h_row_wide(const FixedCache& fc, const AxisPlan& ap, const uint1
 }
 
 // The wide form: v's pass first (rows of X into uint16 sums), then h's pass into Y.
-OSW_DRIVER bool run_wide(const ResizePlan& plan, const FixedCache& fc, const uint8_t* x, uint8_t* y, Status* st) {
+// Units: output rows of v (outer * out_v).
+OSW_DRIVER Status run_wide(const ResizePlan& plan, const FixedTables& fc, const uint8_t* x, uint8_t* y,
+                           int64_t begin, int64_t end, ResizeWorkspace* ws) {
   const int64_t* d = plan.in_dims;
   const AxisPlan& ph = plan.axis[fc.h];
   const int64_t in_row = ph.in * fc.c, out_row = ph.out * fc.c;
   // Without v, every row of h is blended alone with weight 1.
   const int64_t outer_h = fc.v >= 0 ? product(d, fc.v + 1, fc.h) : 1;
   const int64_t block_in = outer_h * in_row, block_out = outer_h * out_row;
-  const int64_t outer = fc.v >= 0 ? product(d, 0, fc.v) : product(d, 0, fc.h);
   const int64_t in_v = fc.v >= 0 ? plan.axis[fc.v].in : 1, out_v = fc.v >= 0 ? plan.axis[fc.v].out : 1;
   const int64_t bytes = block_in * int64_t(sizeof(uint16_t));
-  if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes)) {
-    *st = out_of_memory("resize row sums", bytes);
-    return false;
-  }
-  uint16_t* sums = reinterpret_cast<uint16_t*>(plan.scratch[0].data());
+  if (ws->rows.size() < bytes && !ws->rows.allocate(bytes)) return out_of_memory("resize row sums", bytes);
+  uint16_t* sums = reinterpret_cast<uint16_t*>(ws->rows.data());
   const uint8_t* rows[kMaxStreamTaps];
-  static const uint8_t kOne = 1 << kWideV;
-  for (int64_t p = 0; p < outer; ++p) {
+  static constexpr uint8_t kOne = 1 << kWideV;
+  for (int64_t u = begin; u < end; ++u) {
+    const int64_t p = u / out_v, o = u % out_v;
     const uint8_t* sp = x + p * in_v * block_in;
     uint8_t* yp = y + p * out_v * block_out;
-    for (int64_t o = 0; o < out_v; ++o) {
-      int n = 1;
-      const uint8_t* w = &kOne;
-      if (fc.v >= 0) {
-        const AxisPlan& pv = plan.axis[fc.v];
-        n = pv.count[o];
-        w = &fc.wv8[o * fc.kv];
-        for (int k = 0; k < n; ++k) rows[k] = sp + int64_t(pv.index[o * fc.kv + k]) * block_in;
-      } else {
-        rows[0] = sp;
-      }
-      v_row_sums(rows, w, n, sums, block_in);
-      for (int64_t q = 0; q < outer_h; ++q) h_row_wide(fc, ph, sums + q * in_row, yp + o * block_out + q * out_row);
+    int n = 1;
+    const uint8_t* w = &kOne;
+    if (fc.v >= 0) {
+      const AxisPlan& pv = plan.axis[fc.v];
+      n = pv.count[o];
+      w = &fc.wv8[o * fc.kv];
+      for (int k = 0; k < n; ++k) rows[k] = sp + int64_t(pv.index[o * fc.kv + k]) * block_in;
+    } else {
+      rows[0] = sp;
     }
+    v_row_sums(rows, w, n, sums, block_in);
+    for (int64_t q = 0; q < outer_h; ++q) h_row_wide(fc, ph, sums + q * in_row, yp + o * block_out + q * out_row);
   }
-  return true;
+  return Status::Ok();
 }
 
 }  // namespace
 
-OSW_DRIVER bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, Status* st) {
-  FixedCache& fc = plan.fixed;
-  if (fixed_options().disable) return false;
-  if (fc.state == 0) {
-    // The narrow form where it applies and vectorises, else the wide one, else none.
-    if (!build_narrow(plan, &fc)) {
-      fc = FixedCache();  // drops the tables of a partial build
-      if (!build_wide(plan, &fc)) fc = FixedCache();
-    }
-    fc.state = fc.h >= 0 || fc.v >= 0 ? 1 : -1;
+OSW_DRIVER void build_fixed_tables(const ResizePlan& plan, bool force, FixedTables* fc) {
+  // The narrow form where it applies and vectorises, else the wide one, else none.
+  *fc = FixedTables();
+  if (!build_narrow(plan, force, fc)) {
+    *fc = FixedTables();  // drops the tables of a partial build
+    if (!build_wide(plan, fc)) *fc = FixedTables();
   }
-  if (fc.state < 0) return false;
-  if (fc.wide) return run_wide(plan, fc, x, y, st);
+  fc->state = fc->h >= 0 || fc->v >= 0 ? 1 : -1;
+}
+
+OSW_DRIVER int64_t fixed_units(const ResizePlan& plan) {
+  const FixedTables& fc = plan.fixed;
+  const int64_t* d = plan.in_dims;
+  if (fc.v < 0) return product(d, 0, fc.h);
+  return product(d, 0, fc.v) * plan.axis[fc.v].out;
+}
+
+OSW_DRIVER Status resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, int64_t begin,
+                                  int64_t end, ResizeWorkspace* ws) {
+  const FixedTables& fc = plan.fixed;
+  if (fc.wide) return run_wide(plan, fc, x, y, begin, end, ws);
   const int rank = plan.rank;
   const int64_t* d = plan.in_dims;
   if (fc.v < 0) {
     // h alone: each row of X straight to Y.
     const AxisPlan& ap = plan.axis[fc.h];
-    const int64_t rows = product(d, 0, fc.h), in_row = ap.in * fc.c, out_row = ap.out * fc.c;
-    for (int64_t r = 0; r < rows; ++r) h_row_k(fc, ap, x + r * in_row, y + r * out_row, true);
-    return true;
+    const int64_t in_row = ap.in * fc.c, out_row = ap.out * fc.c;
+    for (int64_t r = begin; r < end; ++r) h_row_k(fc, ap, x + r * in_row, y + r * out_row, true);
+    return Status::Ok();
   }
   const AxisPlan& pv = plan.axis[fc.v];
-  const int64_t outer_v = product(d, 0, fc.v);
   const int K = fc.kv;
   const uint8_t* rows8[kMaxStreamTaps];
   const uint16_t* rows16[kMaxStreamTaps];
   if (fc.h < 0) {
     // v alone: rows of X blended straight into Y.
     const int64_t block = product(d, fc.v + 1, rank);
-    for (int64_t p = 0; p < outer_v; ++p) {
+    for (int64_t u = begin; u < end; ++u) {
+      const int64_t p = u / pv.out, o = u % pv.out;
       const uint8_t* sp = x + p * pv.in * block;
       uint8_t* yp = y + p * pv.out * block;
-      for (int64_t o = 0; o < pv.out; ++o) {
-        const int n = pv.count[o];
-        for (int k = 0; k < n; ++k) rows8[k] = sp + int64_t(pv.index[o * K + k]) * block;
-        v_row<uint8_t, 0>(rows8, &fc.wv[o * K], n, yp + o * block, block);
-      }
+      const int n = pv.count[o];
+      for (int k = 0; k < n; ++k) rows8[k] = sp + int64_t(pv.index[o * K + k]) * block;
+      v_row<uint8_t, 0>(rows8, &fc.wv[o * K], n, yp + o * block, block);
     }
-    return true;
+    return Status::Ok();
   }
   // Both: h's pass per input row of v, into a cache of K rows of uint16 sums; v blends them.
   const AxisPlan& ph = plan.axis[fc.h];
@@ -508,12 +507,11 @@ OSW_DRIVER bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_
   const int64_t in_row = ph.in * fc.c, out_row = ph.out * fc.c;
   const int64_t block_in = outer_h * in_row, block_out = outer_h * out_row;
   const int64_t bytes = K * block_out * int64_t(sizeof(uint16_t));
-  if (plan.scratch[0].size() < bytes && !plan.scratch[0].allocate(bytes)) {
-    *st = out_of_memory("resize row cache", bytes);
-    return false;
-  }
-  RowSlots<uint16_t> cached(reinterpret_cast<uint16_t*>(plan.scratch[0].data()), block_out, K);
-  for (int64_t p = 0; p < outer_v; ++p) {
+  if (ws->rows.size() < bytes && !ws->rows.allocate(bytes)) return out_of_memory("resize row cache", bytes);
+  RowSlots<uint16_t> cached(reinterpret_cast<uint16_t*>(ws->rows.data()), block_out, K);
+  for (int64_t u = begin; u < end;) {
+    const int64_t p = u / pv.out;
+    const int64_t o_end = std::min(pv.out, end - p * pv.out);
     cached.reset();
     const uint8_t* sp = x + p * pv.in * block_in;
     uint8_t* yp = y + p * pv.out * block_out;
@@ -521,14 +519,15 @@ OSW_DRIVER bool resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_
       for (int64_t q = 0; q < outer_h; ++q)
         h_row_k(fc, ph, sp + row * block_in + q * in_row, dst + q * out_row, false);
     };
-    for (int64_t o = 0; o < pv.out; ++o) {
+    for (int64_t o = u - p * pv.out; o < o_end; ++o) {
       const int n = pv.count[o];
       for (int k = 0; k < n; ++k) rows16[k] = cached.get(pv.index[o * K + k], fill);
       if (n == 2) v_row<uint16_t, 2>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
       else v_row<uint16_t, 0>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
     }
+    u = p * pv.out + o_end;
   }
-  return true;
+  return Status::Ok();
 }
 
 }  // namespace osw

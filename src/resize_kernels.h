@@ -5,8 +5,10 @@
 //   y[p, o, j] = sum_{k < count[o]} w[o, k] * x[p, index[o, k], j]
 // Two shapes of loop cover every axis: inner == 1 (the innermost axis: a short dot product
 // per output) and inner > 1 (whole contiguous rows are blended: the SIMD case).
-// The scalar kernel is the reference and always builds; the SIMD kernel has the same
-// signature, and tests compare the two in one binary.
+// The scalar kernel is the reference and always builds; the SIMD kernels (OSW_HAVE_SIMD,
+// simd.h) have the same signatures, and tests compare the two in one binary and between a
+// SIMD and a scalar build. Kernels keep no state: what they write besides their output (the
+// 4-row kernel's strip) is passed in by the caller, from its workspace.
 #pragma once
 
 #include <cstring>
@@ -27,17 +29,20 @@ inline T narrow(F v) {
   return ElemTraits<T>::store(static_cast<typename ElemTraits<T>::Compute>(v));
 }
 
+// Outputs [o_begin, o_end) of the axis (o_end < 0: all of them) in each of the outer planes.
 template <typename Tin, typename Tout, typename F>
 void resize_pass_scalar(const Tin* x, Tout* y, int64_t outer, int64_t inner,
-                        const AxisPlan& plan, const F* weights) {
+                        const AxisPlan& plan, const F* weights, int64_t o_begin = 0,
+                        int64_t o_end = -1) {
   const int64_t in = plan.in, out = plan.out;
   const int K = plan.taps;
   const int32_t* count = plan.count.data();
   const int32_t* index = plan.index.data();
+  if (o_end < 0) o_end = out;
   for (int64_t p = 0; p < outer; ++p) {
     const Tin* xp = x + p * in * inner;
     Tout* yp = y + p * out * inner;
-    for (int64_t o = 0; o < out; ++o) {
+    for (int64_t o = o_begin; o < o_end; ++o) {
       const int32_t* idx = index + o * K;
       const F* w = weights + o * K;
       const int n = count[o];
@@ -51,6 +56,12 @@ void resize_pass_scalar(const Tin* x, Tout* y, int64_t outer, int64_t inner,
       }
     }
   }
+}
+
+// Whether an innermost axis has the dense block form for at least 3/4 of its blocks: its
+// rows then take the shuffle kernel (resize_pass_inner_simd), else the 4-row one.
+inline bool mostly_dense(const AxisPlan& plan) {
+  return plan.blocks > 0 && plan.blocks_dense * 4 >= plan.blocks * 3;
 }
 
 #if OSW_HAVE_SIMD
@@ -126,13 +137,14 @@ struct Lanes<int16_t, float> {
 // axis (inner == 1) run the scalar loop, so nothing is read or written past an end.
 template <typename Tin, typename Tout, typename F>
 void resize_pass_simd(const Tin* x, Tout* y, int64_t outer, int64_t inner,
-                      const AxisPlan& plan, const F* weights) {
+                      const AxisPlan& plan, const F* weights, int64_t o_begin = 0,
+                      int64_t o_end = -1) {
   using VF = Vec<F>;
   using LI = Lanes<Tin, F>;
   using LO = Lanes<Tout, F>;
   constexpr int L = VF::kLanes;
   if (inner < L) {
-    resize_pass_scalar<Tin, Tout, F>(x, y, outer, inner, plan, weights);
+    resize_pass_scalar<Tin, Tout, F>(x, y, outer, inner, plan, weights, o_begin, o_end);
     return;
   }
   const int64_t in = plan.in, out = plan.out;
@@ -140,10 +152,11 @@ void resize_pass_simd(const Tin* x, Tout* y, int64_t outer, int64_t inner,
   const int32_t* count = plan.count.data();
   const int32_t* index = plan.index.data();
   const int64_t vec_end = inner - inner % L;
+  if (o_end < 0) o_end = out;
   for (int64_t p = 0; p < outer; ++p) {
     const Tin* xp = x + p * in * inner;
     Tout* yp = y + p * out * inner;
-    for (int64_t o = 0; o < out; ++o) {
+    for (int64_t o = o_begin; o < o_end; ++o) {
       const int32_t* idx = index + o * K;
       const F* w = weights + o * K;
       const int n = count[o];
@@ -198,7 +211,6 @@ void resize_pass_simd(const Tin* x, Tout* y, int64_t outer, int64_t inner,
     }
   }
 }
-#endif
 
 // The innermost axis (inner == 1) in float, for plans with the SIMD block form. Per block
 // of 4 outputs: load the 8 inputs from the block's base, and for each tap k build the
@@ -306,20 +318,6 @@ inline void transpose4(v128_t a, v128_t b, v128_t c, v128_t d, v128_t r[4]) {
   r[3] = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
 }
 
-// The strip of resize_pass_inner_rows4: kept between calls (the module is single-threaded),
-// freed by release_kernel_scratch().
-inline Buffer<float>& inner_rows4_strip() {
-  static Buffer<float> strip;
-  return strip;
-}
-inline void release_kernel_scratch() { inner_rows4_strip() = Buffer<float>(); }
-
-// Whether an innermost axis has the dense block form for at least 3/4 of its blocks: its
-// rows then take the shuffle kernel (resize_pass_inner_simd), else the 4-row one.
-inline bool mostly_dense(const AxisPlan& plan) {
-  return plan.blocks > 0 && plan.blocks_dense * 4 >= plan.blocks * 3;
-}
-
 // sum_k w[k] * s[4 k] over 4 lanes, k = 0 .. R - 1 in order (tap 0's product first): the
 // taps of an output whose R inputs are consecutive, read from a transposed strip.
 template <int R>
@@ -386,12 +384,12 @@ void rows4_outputs(const float* t, const AxisPlan& plan, const uint8_t* regular,
 }
 
 // The pieces of resize_pass_inner_rows4, also used on their own by a streamed pair
-// (stream_outer_then_inner): the strip (nullptr when it cannot be allocated), the transpose of
+// (stream_outer_then_inner): the strip, in the caller's buffer (nullptr when it cannot be
+// allocated), the transpose of
 // 4 rows into it, and outputs [o_begin, o_end) of the 4 rows (o_begin a multiple of 4).
-inline float* rows4_strip(const AxisPlan& plan) {
-  Buffer<float>& strip = inner_rows4_strip();
-  if (strip.size() < plan.in * 4 && !strip.allocate(plan.in * 4)) return nullptr;
-  return strip.data();
+inline float* rows4_strip(const AxisPlan& plan, Buffer<float>* strip) {
+  if (strip->size() < plan.in * 4 && !strip->allocate(plan.in * 4)) return nullptr;
+  return strip->data();
 }
 inline void rows4_transpose(const float* r0, int64_t in, float* t) {
   const float *r1 = r0 + in, *r2 = r1 + in, *r3 = r2 + in;
@@ -430,9 +428,9 @@ __attribute__((noinline)) inline void rows4_part(const float* t, const AxisPlan&
 // outer % 4 rows run the scalar loop. Returns false (nothing written) when the strip
 // cannot be allocated; the caller then runs another kernel.
 inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer,
-                                    const AxisPlan& plan) {
+                                    const AxisPlan& plan, Buffer<float>* strip) {
   const int64_t in = plan.in, out = plan.out;
-  float* t = rows4_strip(plan);
+  float* t = rows4_strip(plan, strip);
   if (!t) return false;
   int64_t p = 0;
   for (; p + 4 <= outer; p += 4) {
@@ -442,6 +440,7 @@ inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer,
   if (p < outer) resize_pass_scalar<float, float, float>(x + p * in, y + p * out, outer - p, 1, plan, plan.weight_f.data());
   return true;
 }
+#endif  // OSW_HAVE_SIMD
 
 // Rows of Tin (the compute type F, or X's own type) blended into a row of T:
 // out[j] = sum_k w[k] * rows[k][j] for j < len (the outer pass of a streamed pair, see
@@ -579,17 +578,21 @@ class RowSlots {
 
 // The pass the executor uses: SIMD where the types allow, scalar otherwise. Kept out of
 // line: its callers run it on whole rows or tensors, and one copy per type pair keeps the
-// download small.
+// download small. strip: the 4-row kernel's buffer (the caller's workspace). Outputs
+// [o_begin, o_end) of the axis in each plane (o_end < 0: all); a part of the axis only
+// along an inner axis (inner > 1).
 template <typename Tin, typename Tout, typename F>
 __attribute__((noinline)) void resize_pass(const Tin* x, Tout* y, int64_t outer, int64_t inner,
-                        const AxisPlan& plan, const F* weights) {
+                                           const AxisPlan& plan, const F* weights,
+                                           Buffer<float>* strip, int64_t o_begin = 0,
+                                           int64_t o_end = -1) {
 #if OSW_HAVE_SIMD
   if constexpr (std::is_same<Tin, float>::value && std::is_same<Tout, float>::value &&
                 std::is_same<F, float>::value) {
     if (inner == 1) {
       // Several rows without the dense block form (antialias, downsampling, edges):
       // transposed 4 rows at a time. A single row, or the dense form: shuffles.
-      if (outer >= 4 && !mostly_dense(plan) && resize_pass_inner_rows4(x, y, outer, plan)) return;
+      if (outer >= 4 && !mostly_dense(plan) && resize_pass_inner_rows4(x, y, outer, plan, strip)) return;
       if (plan.blocks > 0) {
         resize_pass_inner_simd(x, y, outer, plan);
         return;
@@ -597,11 +600,12 @@ __attribute__((noinline)) void resize_pass(const Tin* x, Tout* y, int64_t outer,
     }
   }
   if constexpr (Lanes<Tin, F>::kOk && Lanes<Tout, F>::kOk) {
-    resize_pass_simd<Tin, Tout, F>(x, y, outer, inner, plan, weights);
+    resize_pass_simd<Tin, Tout, F>(x, y, outer, inner, plan, weights, o_begin, o_end);
     return;
   }
 #endif
-  resize_pass_scalar<Tin, Tout, F>(x, y, outer, inner, plan, weights);
+  (void)strip;
+  resize_pass_scalar<Tin, Tout, F>(x, y, outer, inner, plan, weights, o_begin, o_end);
 }
 
 }  // namespace osw

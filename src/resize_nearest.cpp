@@ -9,11 +9,6 @@
 
 namespace osw {
 
-NearestOptions& nearest_options() {
-  static NearestOptions options;
-  return options;
-}
-
 namespace {
 
 // Copies n bytes between regions that do not overlap.
@@ -75,7 +70,7 @@ UnitFn unit_fn(int64_t unit) {
 
 struct Gather {
   const ResizePlan* plan;
-  const NearestCache* c;
+  const NearestTables* c;
   int last;
   int64_t n_last;
   int64_t sub_bytes[kMaxRank];  // output bytes of one index of axis a (a < last)
@@ -84,6 +79,8 @@ struct Gather {
   UnitFn units;
   const uint8_t* prev_xb = nullptr;  // source base of the row written last
   bool have_prev = false;
+  int64_t rows_in[kMaxRank + 1];  // [a]: output rows of one index of axis a - 1 (a <= last)
+  int64_t lo = 0, hi = 0;         // the rows to write
 
   void row(const uint8_t* xb, uint8_t* y) {
     if (reuse && have_prev && xb == prev_xb) {  // same sources as the row just before: copy it
@@ -125,25 +122,31 @@ struct Gather {
 #endif
   }
 
-  void axis(int a, const uint8_t* xb, uint8_t* y) {
+  // The rows of axis a's sub-tensor at xb that lie in [lo, hi) (the sub-tensor's rows are
+  // [base, base + rows_in[a]) and its output starts at y). A sub-tensor equal to the one
+  // before it is copied from it only when that one was written by this call.
+  void axis(int a, const uint8_t* xb, uint8_t* y, int64_t base) {
     if (a == last) {
       row(xb, y);
       return;
     }
     const int64_t* off = c->offsets[a].data();
-    const int64_t n = plan->out_dims[a], sub = sub_bytes[a];
-    for (int64_t o = 0; o < n; ++o, y += sub) {
-      if (reuse && o > 0 && off[o] == off[o - 1]) {
+    const int64_t n = plan->out_dims[a], sub = sub_bytes[a], per = rows_in[a + 1];
+    int64_t o = lo > base ? (lo - base) / per : 0;
+    const int64_t o_end = std::min(n, (hi - base + per - 1) / per);
+    for (y += o * sub; o < o_end; ++o, y += sub) {
+      const int64_t first = base + o * per;
+      if (reuse && o > 0 && off[o] == off[o - 1] && first - per >= lo && first + per <= hi) {
         // The same sources as the sub-tensor just written: copy it whole.
         copy_bytes(y, y - sub, sub, simd);
         continue;
       }
-      axis(a + 1, xb + off[o], y);
+      axis(a + 1, xb + off[o], y, first);
     }
   }
 };
 
-Status build_tables(const ResizePlan& plan, size_t es, NearestCache* c) {
+Status build_tables(const ResizePlan& plan, size_t es, NearestTables* c) {
   const int rank = plan.rank;
   int last = -1;
   for (int a = 0; a < rank; ++a)
@@ -152,6 +155,8 @@ Status build_tables(const ResizePlan& plan, size_t es, NearestCache* c) {
   int64_t block = static_cast<int64_t>(es);
   for (int a = last + 1; a < rank; ++a) block *= plan.in_dims[a];
   c->unit = block;
+  c->rows = 1;
+  for (int a = 0; a < last; ++a) c->rows *= plan.out_dims[a];
   if (last < 0) {
     c->row_bytes = block;
     return Status::Ok();
@@ -253,38 +258,50 @@ Status build_tables(const ResizePlan& plan, size_t es, NearestCache* c) {
 
 }  // namespace
 
-Status gather_nearest(const ResizePlan& plan, size_t es, const void* xv, void* yv) {
+Status build_nearest_tables(const ResizePlan& plan, size_t es, NearestTables* t) {
+  *t = NearestTables();
+  OSW_RETURN_IF_ERROR(build_tables(plan, es, t));
+  t->elem_size = es;
+  return Status::Ok();
+}
+
+const NearestTables* nearest_tables(const ResizePlan& plan, size_t es) {
+  const int i = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : es == 8 ? 3 : -1;
+  if (i < 0 || plan.nearest[i].elem_size != es) return nullptr;
+  return &plan.nearest[i];
+}
+
+Status gather_nearest(const ResizePlan& plan, const NearestTables& c, const void* xv, void* yv,
+                      int64_t row_begin, int64_t row_end) {
   const uint8_t* x = static_cast<const uint8_t*>(xv);
   uint8_t* y = static_cast<uint8_t*>(yv);
-  NearestCache& c = plan.nearest;
-  if (!plan.nearest_ready || c.elem_size != es) {
-    plan.nearest_ready = false;
-    OSW_RETURN_IF_ERROR(build_tables(plan, es, &c));
-    c.elem_size = es;
-    plan.nearest_ready = true;
-  }
+  if (row_begin >= row_end) return Status::Ok();
   if (c.last < 0) {
     std::memcpy(y, x, static_cast<size_t>(c.row_bytes));
     return Status::Ok();
   }
-  const NearestOptions& opt = nearest_options();
   Gather g;
   g.plan = &plan;
   g.c = &c;
   g.last = c.last;
   g.n_last = plan.out_dims[c.last];
-  g.simd = !opt.scalar;
-  g.reuse = !opt.no_reuse;
+  g.simd = !plan.opts.nearest_scalar;
+  g.reuse = !plan.opts.nearest_no_reuse;
 #if !OSW_HAVE_SIMD
   if (c.unit < 16) g.simd = false;
 #endif
   g.units = unit_fn(c.unit);
-  int64_t sub = c.row_bytes;
+  int64_t sub = c.row_bytes, rows = 1;
+  g.rows_in[c.last] = 1;
   for (int a = c.last - 1; a >= 0; --a) {
     g.sub_bytes[a] = sub;
     sub *= plan.out_dims[a];
+    rows *= plan.out_dims[a];
+    g.rows_in[a] = rows;
   }
-  g.axis(0, x, y);
+  g.lo = row_begin;
+  g.hi = row_end;
+  g.axis(0, x, y, 0);
   return Status::Ok();
 }
 

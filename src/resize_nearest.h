@@ -14,7 +14,8 @@
 //   downsampling axis, short rows) and the row's last partial block copy unit by unit.
 // - Units of 16 bytes or more: memcpy runs, consecutive outputs whose sources are
 //   consecutive merged into one run.
-// Tables are built on the first execution and kept with the plan (per element size).
+// The tables are built with the plan, one set per element size (NearestTables in
+// resize_plan.h).
 #pragma once
 
 #include <cstddef>
@@ -24,43 +25,18 @@
 namespace osw {
 
 struct ResizePlan;
+struct NearestTables;
 
-// A stretch of an output row: 16-byte blocks [b0, b1) of the SIMD form, or outputs
-// [u0, u1) of axis last copied one by one.
-struct NearestSegment {
-  int64_t b0 = 0, b1 = 0;
-  int64_t u0 = 0, u1 = 0;
-  int32_t simd = 0;
-};
+// Builds the gather's tables of the plan for elements of es bytes.
+Status build_nearest_tables(const ResizePlan& plan, size_t es, NearestTables* t);
 
-struct NearestCache {
-  size_t elem_size = 0;  // the element size the tables were built for
-  int last = -1;         // the last axis that is not an identity (-1: a plain copy)
-  int64_t unit = 0;      // bytes of one output of axis last
-  int64_t row_bytes = 0; // bytes of one output row
-  // [a][o]: byte offset in X of output index o of axis a, for a <= last.
-  Buffer<int64_t> offsets[kMaxRank];
-  // unit < 16 (SIMD builds only): per 16-byte block of an output row, the window's start
-  // in the input row (-1: no window) and the swizzle mask; the row as segments.
-  Buffer<int32_t> blk_start;
-  Buffer<uint8_t> blk_mask;
-  Buffer<NearestSegment> segs;
-  int64_t n_segs = 0;
-  // unit >= 16: memcpy runs (source byte offset in the input row, length).
-  Buffer<int64_t> run_src;
-  Buffer<int64_t> run_len;
-  int64_t n_runs = 0;
-};
+// The plan's tables for elements of es bytes (nullptr when it was not built for them).
+const NearestTables* nearest_tables(const ResizePlan& plan, size_t es);
 
-// For tests only: force the plain paths, to compare them with the fast ones.
-struct NearestOptions {
-  bool scalar = false;    // no SIMD blocks, no merged runs: every output copied alone
-  bool no_reuse = false;  // gather every row, even one equal to the previous
-};
-NearestOptions& nearest_options();
-
-// Gathers y from x (both plan-shaped, elements of elem_size bytes). Builds the plan's
-// nearest tables on first use (or when elem_size changes).
-Status gather_nearest(const ResizePlan& plan, size_t elem_size, const void* x, void* y);
+// Gathers output rows [row_begin, row_end) of y (t->rows of them; a plain copy is one row)
+// from x (both plan-shaped, elements of t->elem_size bytes). Reads only x and the rows of
+// y it writes. plan.opts.nearest_scalar / nearest_no_reuse force the plain paths.
+Status gather_nearest(const ResizePlan& plan, const NearestTables& t, const void* x, void* y,
+                      int64_t row_begin, int64_t row_end);
 
 }  // namespace osw

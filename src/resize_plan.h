@@ -95,6 +95,66 @@ struct AxisPlan {
   float pair_w[2][4] = {};
 };
 
+
+// The kernels' own tables, built with the plan (resize_plan) and read-only afterwards.
+
+// Nearest (resize_nearest.h): a stretch of an output row: 16-byte blocks [b0, b1) of the
+// SIMD form, or outputs [u0, u1) of axis last copied one by one.
+struct NearestSegment {
+  int64_t b0 = 0, b1 = 0;
+  int64_t u0 = 0, u1 = 0;
+  int32_t simd = 0;
+};
+
+// Nearest: the gather's tables for one element size.
+struct NearestTables {
+  size_t elem_size = 0;  // the element size the tables were built for (0: none)
+  int last = -1;         // the last axis that is not an identity (-1: a plain copy)
+  int64_t unit = 0;      // bytes of one output of axis last
+  int64_t row_bytes = 0; // bytes of one output row
+  int64_t rows = 0;      // output rows (positions of the axes before last)
+  // [a][o]: byte offset in X of output index o of axis a, for a <= last.
+  Buffer<int64_t> offsets[kMaxRank];
+  // unit < 16 (SIMD builds only): per 16-byte block of an output row, the window's start
+  // in the input row (-1: no window) and the swizzle mask; the row as segments.
+  Buffer<int32_t> blk_start;
+  Buffer<uint8_t> blk_mask;
+  Buffer<NearestSegment> segs;
+  int64_t n_segs = 0;
+  // unit >= 16: memcpy runs (source byte offset in the input row, length).
+  Buffer<int64_t> run_src;
+  Buffer<int64_t> run_len;
+  int64_t n_runs = 0;
+};
+
+// uint8 linear in integers (resize_fixed.h): the tables of one plan.
+struct FixedTables {
+  int state = 0;       // 1: the fixed path applies; otherwise it does not
+  int h = -1, v = -1;  // the innermost resampled axis, the other one (-1: none)
+  // The scales of h's and v's integer weights (2^sh, 2^sv). The fewest bits that make them
+  // exact are raised so that the final shift is a constant: sh = 7 when h runs alone,
+  // else sh + sv = 8 (sv = 8 when v runs alone).
+  int sh = 0, sv = 0;
+  int kh = 0, kv = 0;  // taps per output (rows of wh / wv)
+  int64_t c = 1;       // elements after h: one output of h is c lanes
+  Buffer<uint8_t> wh;  // [out_h * kh]: h's weights times 2^sh
+  Buffer<uint16_t> wv; // [out_v * kv]: v's weights times 2^sv
+  // h's pass in blocks of 16 output lanes (lane = output * c + element): per block, the
+  // window's first byte in the input row (-1: lanes one by one), whether the window is 32
+  // bytes (two loads), and per tap 16 shuffle indices and 16 weights.
+  int64_t blocks = 0;
+  Buffer<int32_t> blk_base;
+  Buffer<uint8_t> blk_wide;
+  Buffer<uint8_t> blk_mask;  // [blocks * kh * 16]
+  Buffer<uint8_t> blk_w;     // [blocks * kh * 16]
+  // The wide form: h's weights multiples of 2^-9 and v's of 2^-7 (sh = 9, sv = 7); v's
+  // pass first into uint16 sums, then h's with i32x4.dot_i16x8, two taps at a time, 4
+  // elements of one output (c must be a multiple of 4, as RGBA is).
+  bool wide = false;
+  Buffer<int16_t> whp;  // [out_h * ceil(kh / 2) * 8]: h's weights times 2^9, in pairs
+  Buffer<uint8_t> wv8;  // [out_v * kv]: v's weights times 2^7
+};
+
 Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* plan);
 
 }  // namespace osw

@@ -1,13 +1,19 @@
 // simd.h: a thin vector wrapper over wasm SIMD128, so kernels read as arithmetic.
 //
+// OSW_HAVE_SIMD is the one switch between the SIMD kernels and their scalar twins: every
+// kernel with a vector path tests it (never __wasm_simd128__ or OSW_USE_SIMDE directly).
 // Under Emscripten with -msimd128 the intrinsics come from <wasm_simd128.h>. A native
 // build (tests under sanitizers, the fuzzer) defines OSW_USE_SIMDE and gets the same
-// intrinsics from SIMDe, implemented with SSE. Without either, OSW_HAVE_SIMD is 0 and
-// only the scalar kernels exist. Helpers are named vec_* so they are not mistaken for
-// intrinsics. Loads and stores are unaligned and never touch memory past the lanes used.
+// intrinsics from SIMDe, implemented with SSE. Without either, or with -DOSW_SCALAR=1,
+// OSW_HAVE_SIMD is 0 and only the scalar kernels exist: tests/native builds that
+// configuration (osw-tests-scalar) and compares its results with the SIMD build's bit for
+// bit. Helpers are named vec_* so they are not mistaken for intrinsics. Loads and stores
+// are unaligned and never touch memory past the lanes used.
 #pragma once
 
-#if defined(__wasm_simd128__)
+#if defined(OSW_SCALAR) && OSW_SCALAR
+#define OSW_HAVE_SIMD 0
+#elif defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 #define OSW_HAVE_SIMD 1
 #elif defined(OSW_USE_SIMDE)

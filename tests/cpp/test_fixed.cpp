@@ -17,10 +17,6 @@ using namespace osw;
 
 namespace {
 
-struct FixedGuard {
-  ~FixedGuard() { fixed_options() = FixedOptions(); }
-};
-
 struct Case {
   ResizeAttrs at;
   ResizeInputs in;
@@ -30,10 +26,11 @@ struct Case {
 
 std::vector<uint8_t> run(const Case& c, const std::vector<uint8_t>& x, bool disable, bool force,
                          int* state) {
-  fixed_options().disable = disable;
-  fixed_options().force = force;
+  ResizeOptions opts;
+  opts.fixed_disable = disable;
+  opts.fixed_force = force;
   ResizePlan plan;
-  REQUIRE(resize_plan(c.at, c.in, c.rank, c.dims, &plan).ok());
+  REQUIRE(resize_plan(c.at, c.in, c.rank, c.dims, &plan, opts).ok());
   int64_t m = 1;
   for (int a = 0; a < plan.rank; ++a) m *= plan.out_dims[a];
   std::vector<uint8_t> y(size_t(m) + 16, 0xA5);
@@ -41,7 +38,6 @@ std::vector<uint8_t> run(const Case& c, const std::vector<uint8_t>& x, bool disa
   for (size_t i = size_t(m); i < y.size(); ++i) REQUIRE(y[i] == 0xA5);  // nothing past Y
   y.resize(size_t(m));
   if (state) *state = plan.fixed.state == 1 && plan.fixed.wide ? 2 : plan.fixed.state;
-  fixed_options() = FixedOptions();
   return y;
 }
 
@@ -128,7 +124,6 @@ Case random_case(Rng& r) {
 }  // namespace
 
 TEST_CASE("uint8 linear in integers equals the float path, random plans", "[resize][fixed]") {
-  FixedGuard guard;
   Rng r(0x5EED0F1Aull);
   int taken = 0, wide = 0, cases = 0;
   for (int t = 0; t < 1500; ++t) {
@@ -159,7 +154,6 @@ TEST_CASE("uint8 linear in integers equals the float path, random plans", "[resi
 }
 
 TEST_CASE("uint8 linear in integers: which plans take it", "[resize][fixed]") {
-  FixedGuard guard;
   Rng r(7);
   auto check = [&](std::vector<int64_t> dims, std::vector<int64_t> axes, std::vector<int64_t> sizes,
                    bool antialias, int expect_state) {

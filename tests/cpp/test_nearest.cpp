@@ -21,9 +21,6 @@ using namespace osw;
 namespace {
 
 // Restores the default options when a test ends (even by a failed REQUIRE).
-struct OptionsGuard {
-  ~OptionsGuard() { nearest_options() = NearestOptions(); }
-};
 
 // Element positions of x, row-major.
 void strides_of(int rank, const int64_t* dims, int64_t* stride) {
@@ -114,18 +111,23 @@ std::vector<uint8_t> random_x(Rng& r, int64_t n, size_t es) {
   return x;
 }
 
-// Runs the plan on x under the given options; returns Y's bytes.
-std::vector<uint8_t> run(const ResizePlan& plan, DType type, size_t es, std::vector<uint8_t>& x,
+// Runs plan on x, or with the options set, the same Resize planned with them (the plain
+// paths, to compare them with the fast ones); returns Y's bytes.
+std::vector<uint8_t> run(const ResizeAttrs& at, const ResizeInputs& in, int rank, const int64_t* dims,
+                         const ResizePlan& given, DType type, size_t es, std::vector<uint8_t>& x,
                          bool scalar, bool no_reuse) {
-  nearest_options().scalar = scalar;
-  nearest_options().no_reuse = no_reuse;
+  ResizeOptions opts;
+  opts.nearest_scalar = scalar;
+  opts.nearest_no_reuse = no_reuse;
+  ResizePlan replanned;
+  if (scalar || no_reuse) REQUIRE(resize_plan(at, in, rank, dims, &replanned, opts).ok());
+  const ResizePlan& plan = scalar || no_reuse ? replanned : given;
   int64_t m = 1;
   for (int a = 0; a < plan.rank; ++a) m *= plan.out_dims[a];
   std::vector<uint8_t> y(size_t(m) * es + 1, 0xA5);
   REQUIRE(run_plan(plan, type, x.data(), y.data()).ok());
   REQUIRE(y.back() == 0xA5);  // nothing written past Y
   y.pop_back();
-  nearest_options() = NearestOptions();
   return y;
 }
 
@@ -195,7 +197,6 @@ Case random_case(Rng& r) {
 }  // namespace
 
 TEST_CASE("nearest: every element size, bit-exact against slow gathers on random cases") {
-  OptionsGuard guard;
   Rng r(20240601);
   int checked = 0, simd_rows = 0;
   for (int k = 0; k < 1500; ++k) {
@@ -219,21 +220,23 @@ TEST_CASE("nearest: every element size, bit-exact against slow gathers on random
     // than the plan's double, so tf_crop_and_resize is checked against the tables only.
     if (c.at.compat == Compat::Onnx && c.at.coord != CoordMode::TfCropAndResize)
       REQUIRE(gather_by_reference(c.at, plan, t.size, x) == want);
-    REQUIRE(run(plan, t.type, t.size, x, false, false) == want);
-    simd_rows += plan.nearest.n_segs > 1 || (plan.nearest.n_segs == 1 && plan.nearest.segs[0].simd);
-    REQUIRE(run(plan, t.type, t.size, x, true, true) == want);
-    REQUIRE(run(plan, t.type, t.size, x, true, false) == want);
-    REQUIRE(run(plan, t.type, t.size, x, false, true) == want);
+    REQUIRE(run(c.at, c.in, c.rank, c.dims, plan, t.type, t.size, x, false, false) == want);
+    const NearestTables& tables = *nearest_tables(plan, t.size);
+    simd_rows += tables.n_segs > 1 || (tables.n_segs == 1 && tables.segs[0].simd);
+    REQUIRE(run(c.at, c.in, c.rank, c.dims, plan, t.type, t.size, x, true, true) == want);
+    REQUIRE(run(c.at, c.in, c.rank, c.dims, plan, t.type, t.size, x, true, false) == want);
+    REQUIRE(run(c.at, c.in, c.rank, c.dims, plan, t.type, t.size, x, false, true) == want);
     ++checked;
   }
   CHECK(checked > 1000);
 #if OSW_HAVE_SIMD
   CHECK(simd_rows > 100);  // the SIMD blocks were exercised
+#else
+  CHECK(simd_rows == 0);   // the scalar build has no SIMD blocks
 #endif
 }
 
-TEST_CASE("nearest: one plan run on several element sizes rebuilds its tables") {
-  OptionsGuard guard;
+TEST_CASE("nearest: one plan (built for every type) runs on several element sizes, with tables for each") {
   Rng r(7);
   ResizeAttrs at;
   at.mode = ResizeMode::Nearest;
@@ -253,13 +256,12 @@ TEST_CASE("nearest: one plan run on several element sizes rebuilds its tables") 
                             TypeCase{DType::Float16, 2}}) {
     std::vector<uint8_t> x = random_x(r, 5 * 17 * 4, t.size);
     const std::vector<uint8_t> want = gather_by_tables(plan, t.size, x);
-    REQUIRE(run(plan, t.type, t.size, x, false, false) == want);
-    REQUIRE(plan.nearest.elem_size == t.size);
+    REQUIRE(run(at, in, 4, dims, plan, t.type, t.size, x, false, false) == want);
+    REQUIRE(nearest_tables(plan, t.size)->elem_size == t.size);
   }
 }
 
 TEST_CASE("nearest: images, float32 NCHW x2 and uint8 RGBA up and down") {
-  OptionsGuard guard;
   Rng r(11);
   struct Img {
     DType type;
@@ -300,8 +302,8 @@ TEST_CASE("nearest: images, float32 NCHW x2 and uint8 RGBA up and down") {
       std::vector<uint8_t> x = random_x(r, n, im.es);
       const std::vector<uint8_t> want = gather_by_reference(at, plan, im.es, x);
       REQUIRE(gather_by_tables(plan, im.es, x) == want);
-      REQUIRE(run(plan, im.type, im.es, x, false, false) == want);
-      REQUIRE(run(plan, im.type, im.es, x, true, true) == want);
+      REQUIRE(run(at, in, im.rank, im.in, plan, im.type, im.es, x, false, false) == want);
+      REQUIRE(run(at, in, im.rank, im.in, plan, im.type, im.es, x, true, true) == want);
     }
   }
 }

@@ -524,6 +524,7 @@ TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar 
   int64_t unrolled_seen = 0;  // groups of 4 outputs that take the unrolled consecutive form
   bool k_seen[9] = {};  // by the fixed cases below
   bool fixed = false;
+  Buffer<float> strip;  // the kernel's strip, kept between calls as a workspace keeps it
   auto check = [&](const ResizeAttrs& at, const AxisGeometry& g, int64_t outer) {
     AxisPlan p;
     REQUIRE(build_axis_plan(at, g, &p).ok());
@@ -533,7 +534,7 @@ TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar 
       x[size_t(r.range(0, int64_t(x.size()) - 1))] = r.pick({float(NAN), float(INFINITY), -0.0f, 0.0f});
     std::vector<float> ys(static_cast<size_t>(outer * g.out)), yv(ys.size());
     resize_pass_scalar<float, float, float>(x.data(), ys.data(), outer, 1, p, p.weight_f.data());
-    REQUIRE(resize_pass_inner_rows4(x.data(), yv.data(), outer, p));
+    REQUIRE(resize_pass_inner_rows4(x.data(), yv.data(), outer, p, &strip));
     INFO("in " << g.in << " out " << g.out << " outer " << outer << " taps " << p.taps);
     for (size_t i = 0; i < ys.size(); ++i) {
       if (p.outside[i % size_t(g.out)]) continue;  // filled later
@@ -572,7 +573,6 @@ TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar 
       check(at, axis_scale(64, float(scale)), 7);
     }
   }
-  release_kernel_scratch();
   CHECK(unrolled_seen > 100);
   for (int k : {2, 4, 6, 8}) {
     INFO("taps " << k);
@@ -870,10 +870,8 @@ std::vector<Tout> whole_scalar_passes(const ResizePlan& plan, const int64_t* dim
 // (rows of X blended in groups, stream_outer_then_inner; or cached rows, stream_last_two)
 // must give exactly what the plan's passes give one after the other as whole scalar passes.
 TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the plan's order") {
-  struct Off {
-    ~Off() { fixed_options() = FixedOptions(); }
-  } restore;
-  fixed_options().disable = true;
+  ResizeOptions float_path;
+  float_path.fixed_disable = true;
   Rng r(0xB17E5);
   int pairs = 0, outer_first = 0;
   for (int c = 0; c < 300; ++c) {
@@ -885,7 +883,7 @@ TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the pla
     for (int a = 0; a < rank; ++a)
       in.sizes[a] = r.coin() ? dims[a] : r.pick<int64_t>({1, 2, dims[a] / 2 + 1, dims[a] * 2 / 3 + 1, dims[a] + 3, dims[a] * 2});
     ResizePlan plan;
-    if (!resize_plan(at, in, rank, dims, &plan).ok()) continue;
+    if (!resize_plan(at, in, rank, dims, &plan, float_path).ok()) continue;
     int64_t n = 1, m = 1;
     for (int a = 0; a < rank; ++a) {
       n *= dims[a];
