@@ -41,8 +41,8 @@ inline C gather_dot_scalar(const T* x, const Off* off, const C* w, int64_t n) {
   return s;
 }
 
-#if defined(__wasm_simd128__)
-// wasm SIMD: one location's weights are contiguous, so they load as a vector; the values are
+#if OSW_HAVE_SIMD
+// wasm SIMD (or SIMDe in native builds): one location's weights are contiguous, so they load as a vector; the values are
 // gathered lane by lane (wasm has no gather). Besides the wider multiply, the 4 (2) partial
 // sums break the dependency chain of the scalar loop's single accumulator.
 template <typename C, typename T, typename Off>
