@@ -61,52 +61,69 @@ enum Slot : int {
   kBlockSize = kOutDims + kMaxRank,
 };
 
-double g_block[kBlockSize];
-std::string g_error;
+// Everything a call leaves behind for the next one, with one owner: the parameter block,
+// the last message, the Resize plan cache and the GridSample call's views. One per wasm
+// instance (created with it); release() returns the heap to what the module itself holds.
+struct Instance {
+  double block[kBlockSize] = {};
+  std::string error;
 
-// The most recent Resize plan, reused while the parameters stay the same.
-ResizePlan* g_plan = nullptr;
-double g_plan_key[kKeyEnd];
-bool g_plan_valid = false;
+  // The most recent Resize plan, reused while the parameters stay the same.
+  ResizePlan* plan = nullptr;
+  double plan_key[kKeyEnd] = {};
+  bool plan_valid = false;
 
-GridSampleAttrs g_gs_attrs;
-TensorView g_gs_x, g_gs_grid, g_gs_y;
+  // GridSample: the attributes and tensors of the last plan_grid_sample(), whose data
+  // pointers exec_grid_sample() sets.
+  GridSampleAttrs gs_attrs;
+  TensorView gs_x, gs_grid, gs_y;
+
+  void release() {
+    delete plan;
+    plan = nullptr;
+    release_kernel_scratch();
+    plan_valid = false;
+    std::string().swap(error);
+  }
+};
+
+Instance g_inst;
 
 int fail(const Status& st) {
-  g_error = st.message;
+  g_inst.error = st.message;
   return static_cast<int>(st.kind);
 }
 
 void write_out_dims(int rank, const int64_t* dims) {
-  g_block[kOutRank] = rank;
-  for (int i = 0; i < rank; ++i) g_block[kOutDims + i] = static_cast<double>(dims[i]);
+  g_inst.block[kOutRank] = rank;
+  for (int i = 0; i < rank; ++i) g_inst.block[kOutDims + i] = static_cast<double>(dims[i]);
 }
 
-uintptr_t param_block() { return reinterpret_cast<uintptr_t>(g_block); }
+uintptr_t param_block() { return reinterpret_cast<uintptr_t>(g_inst.block); }
 
 // The plan key compared 8 bytes at a time, as bits (memcmp in wasm walks bytes, and
 // this check runs on every call).
 bool same_plan_key() {
   for (int i = 0; i < kKeyEnd; ++i) {
     uint64_t a, b;
-    std::memcpy(&a, &g_plan_key[i], 8);
-    std::memcpy(&b, &g_block[i], 8);
+    std::memcpy(&a, &g_inst.plan_key[i], 8);
+    std::memcpy(&b, &g_inst.block[i], 8);
     if (a != b) return false;
   }
   return true;
 }
 
 int plan_resize() {
-  if (g_plan_valid && same_plan_key()) {
-    write_out_dims(g_plan->rank, g_plan->out_dims);
+  if (g_inst.plan_valid && same_plan_key()) {
+    write_out_dims(g_inst.plan->rank, g_inst.plan->out_dims);
     return 0;
   }
-  g_plan_valid = false;
-  if (!g_plan) {
-    g_plan = new (std::nothrow) ResizePlan();
-    if (!g_plan) return fail(out_of_memory("a resize plan", sizeof(ResizePlan)));
+  g_inst.plan_valid = false;
+  if (!g_inst.plan) {
+    g_inst.plan = new (std::nothrow) ResizePlan();
+    if (!g_inst.plan) return fail(out_of_memory("a resize plan", sizeof(ResizePlan)));
   }
-  const double* b = g_block;
+  const double* b = g_inst.block;
   const int rank = static_cast<int>(b[kRank]);
   if (rank < 1 || rank > kMaxRank)
     return fail(Status::Range("X: rank must be in [1, " + int_text(kMaxRank) + "]"));
@@ -137,31 +154,31 @@ int plan_resize() {
     in.roi[i] = b[kRoi + i];
     in.roi[in.n_axes + i] = b[kRoi + in.n_axes + i];
   }
-  Status st = resize_plan(at, in, rank, dims, g_plan);
+  Status st = resize_plan(at, in, rank, dims, g_inst.plan);
   if (!st.ok()) return fail(st);
-  std::memcpy(g_plan_key, g_block, sizeof g_plan_key);
-  g_plan_valid = true;
-  write_out_dims(g_plan->rank, g_plan->out_dims);
+  std::memcpy(g_inst.plan_key, g_inst.block, sizeof g_inst.plan_key);
+  g_inst.plan_valid = true;
+  write_out_dims(g_inst.plan->rank, g_inst.plan->out_dims);
   return 0;
 }
 
 int exec_resize(uintptr_t x_ptr, uintptr_t y_ptr) {
-  if (!g_plan_valid) return fail(Status::Range("no valid resize plan"));
+  if (!g_inst.plan_valid) return fail(Status::Range("no valid resize plan"));
   TensorView x, y;
-  x.type = y.type = static_cast<DType>(static_cast<int>(g_block[kXType]));
-  x.rank = y.rank = g_plan->rank;
-  for (int i = 0; i < g_plan->rank; ++i) {
-    x.dims[i] = g_plan->in_dims[i];
-    y.dims[i] = g_plan->out_dims[i];
+  x.type = y.type = static_cast<DType>(static_cast<int>(g_inst.block[kXType]));
+  x.rank = y.rank = g_inst.plan->rank;
+  for (int i = 0; i < g_inst.plan->rank; ++i) {
+    x.dims[i] = g_inst.plan->in_dims[i];
+    y.dims[i] = g_inst.plan->out_dims[i];
   }
   x.data = reinterpret_cast<void*>(x_ptr);
   y.data = reinterpret_cast<void*>(y_ptr);
-  Status st = resize_execute(*g_plan, x, &y);
+  Status st = resize_execute(*g_inst.plan, x, &y);
   return st.ok() ? 0 : fail(st);
 }
 
 int plan_grid_sample() {
-  const double* b = g_block;
+  const double* b = g_inst.block;
   const int rank = static_cast<int>(b[kRank]);
   const int grank = static_cast<int>(b[kGridRank]);
   if (rank < 3 || rank > kMaxRank)
@@ -170,35 +187,35 @@ int plan_grid_sample() {
   if (grank < 3 || grank > kMaxRank)
     return fail(Status::Range("grid: rank must be in [3, " + int_text(kMaxRank) +
                               "], got " + int_text(grank)));
-  g_gs_attrs.mode = static_cast<GridMode>(static_cast<int>(b[kMode]));
-  g_gs_attrs.padding = static_cast<PaddingMode>(static_cast<int>(b[kPadding]));
-  g_gs_attrs.align_corners = b[kAlignCorners] != 0.0;
-  g_gs_attrs.integer_rounding = static_cast<int32_t>(b[kCompat]);  // compat 0/1/2, row 7
-  g_gs_x = TensorView();
-  g_gs_grid = TensorView();
-  g_gs_x.type = static_cast<DType>(static_cast<int>(b[kXType]));
-  g_gs_x.rank = rank;
-  for (int i = 0; i < rank; ++i) g_gs_x.dims[i] = static_cast<int64_t>(b[kInDims + i]);
-  g_gs_grid.type = static_cast<DType>(static_cast<int>(b[kGridType]));
-  g_gs_grid.rank = grank;
-  for (int i = 0; i < grank; ++i) g_gs_grid.dims[i] = static_cast<int64_t>(b[kGridDims + i]);
-  g_gs_y = TensorView();
-  g_gs_y.type = g_gs_x.type;
-  Status st = gridsample_output_shape(g_gs_x, g_gs_grid, &g_gs_y);
+  g_inst.gs_attrs.mode = static_cast<GridMode>(static_cast<int>(b[kMode]));
+  g_inst.gs_attrs.padding = static_cast<PaddingMode>(static_cast<int>(b[kPadding]));
+  g_inst.gs_attrs.align_corners = b[kAlignCorners] != 0.0;
+  g_inst.gs_attrs.integer_rounding = static_cast<int32_t>(b[kCompat]);  // compat 0/1/2, row 7
+  g_inst.gs_x = TensorView();
+  g_inst.gs_grid = TensorView();
+  g_inst.gs_x.type = static_cast<DType>(static_cast<int>(b[kXType]));
+  g_inst.gs_x.rank = rank;
+  for (int i = 0; i < rank; ++i) g_inst.gs_x.dims[i] = static_cast<int64_t>(b[kInDims + i]);
+  g_inst.gs_grid.type = static_cast<DType>(static_cast<int>(b[kGridType]));
+  g_inst.gs_grid.rank = grank;
+  for (int i = 0; i < grank; ++i) g_inst.gs_grid.dims[i] = static_cast<int64_t>(b[kGridDims + i]);
+  g_inst.gs_y = TensorView();
+  g_inst.gs_y.type = g_inst.gs_x.type;
+  Status st = gridsample_output_shape(g_inst.gs_x, g_inst.gs_grid, &g_inst.gs_y);
   if (!st.ok()) return fail(st);
-  write_out_dims(g_gs_y.rank, g_gs_y.dims);
+  write_out_dims(g_inst.gs_y.rank, g_inst.gs_y.dims);
   return 0;
 }
 
 int exec_grid_sample(uintptr_t x_ptr, uintptr_t grid_ptr, uintptr_t y_ptr) {
-  g_gs_x.data = reinterpret_cast<void*>(x_ptr);
-  g_gs_grid.data = reinterpret_cast<void*>(grid_ptr);
-  g_gs_y.data = reinterpret_cast<void*>(y_ptr);
-  Status st = gridsample(g_gs_attrs, g_gs_x, g_gs_grid, &g_gs_y);
+  g_inst.gs_x.data = reinterpret_cast<void*>(x_ptr);
+  g_inst.gs_grid.data = reinterpret_cast<void*>(grid_ptr);
+  g_inst.gs_y.data = reinterpret_cast<void*>(y_ptr);
+  Status st = gridsample(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, &g_inst.gs_y);
   return st.ok() ? 0 : fail(st);
 }
 
-std::string last_error() { return g_error; }
+std::string last_error() { return g_inst.error; }
 
 // malloc that never aborts (-sABORTING_MALLOC=0): 0 means out of memory.
 uintptr_t mem_alloc(double bytes) {
@@ -213,13 +230,7 @@ void set_allocation_limit(double bytes) {
 
 // Frees the cached plan (and the last message): after it, the heap holds nothing of ours
 // but the module's statics, which the leak tests compare exactly.
-void release_caches() {
-  delete g_plan;
-  g_plan = nullptr;
-  release_kernel_scratch();
-  g_plan_valid = false;
-  std::string().swap(g_error);
-}
+void release_caches() { g_inst.release(); }
 
 // Bytes currently allocated with malloc: the leak tests check that calls return to it.
 double heap_used() { return static_cast<double>(mallinfo().uordblks); }
