@@ -1,32 +1,37 @@
 // gridsample.cpp: GridSample on X of rank r+2 (r >= 1), any mode, padding and align_corners.
 //
-// Three steps, as STYLE.md asks:
-//   1. params: gridsample_output_shape() and gs::gridsample_tuned() validate shapes, types
-//              and attributes.
-//   2. plan:   for a block of output locations of one batch item, plan_location() turns each
-//              grid vector into taps: flat input offsets and weights (product over the axes
-//              of gs::axis_taps), with padding already resolved. Out-of-bounds taps of zeros
-//              padding are dropped rather than given weight 0, so that a NaN or Inf pixel
-//              that no tap reaches cannot leak into the output (0 * Inf = NaN).
+// Three steps, as STYLE.md asks, then a run:
+//   1. params: gridsample_output_shape() and gridsample_plan() validate shapes, types and
+//              attributes.
+//   2. plan:   gridsample_plan() decides once per shape the path and the blocks of the
+//              output (GridSamplePlan, immutable); then, for a block of output locations of
+//              one batch item, plan_location() turns each grid vector into taps: flat input
+//              offsets and weights (product over the axes of gs::axis_taps), with padding
+//              already resolved. Out-of-bounds taps of zeros padding are dropped rather than
+//              given weight 0, so that a NaN or Inf pixel that no tap reaches cannot leak
+//              into the output (0 * Inf = NaN).
 //   3. kernel: for every channel, each output is a dot product of the location's weights
 //              with the gathered input values. No mode or padding branch is left there.
+// gridsample_run() does 2 and 3 over any range of the output (batch items x blocks x
+// channels) with a GridSampleWorkspace, which holds the block tables.
 // The kernel is a template over the storage type T (ElemTraits<T> gives its Compute type),
-// the grid type G and the offset type Off (int32 while the spatial size allows).
+// the grid type G and the offset type Off (int32 while the spatial size allows):
+// gridsample_generic.h, gridsample_fast2d.h, gridsample_exec.h.
 //
 // The 2-D fast path (float32 X, r = 2, linear or cubic; gs::Tuning::generic turns it off).
-// The same three steps, specialised (run_fast2d). A block is whole rows of the output (at
-// most kFastBlock = 4096 locations for cubic, kFastBlockLinear = 65536 for linear, fewer
-// under a small allocation limit; a longer row is cut into parts), so that one channel's
-// pass over a block writes one contiguous run of Y. With more than one block, two plans
-// alternate: the next block is planned a few rows after each channel of the current one,
-// so that planning runs between the gathers. Reads in order (touch_in_order) bring X into
-// cache before the gathers, which follow the grid in any direction: cubic reads X of at
-// most 2 MiB per batch item once; linear, before each channel's pass over a block, the
-// rows of that plane the block's fast locations reach, when they are at most 512 KB and
-// the block's first output row crosses 3 or more rows of X (an output row that runs along
-// a row of X is read in order by the gathers themselves).
-//   plan:   plan_block_2d() takes a location to the fast path when, on each axis, the taps
-//           of the mode are all inside X and all of non-zero weight: linear, the coordinate
+// The same three steps, specialised (gridsample_fast2d.h). A block is whole rows of the
+// output (at most kFastBlock = 4096 locations for cubic, kFastBlockLinear = 65536 for
+// linear, fewer under a small allocation limit; a longer row is cut into parts), so that
+// one channel's pass over a block writes one contiguous run of Y. With more than one block
+// in a range, two plans alternate (pipeline_blocks): the next block is planned a few rows
+// after each channel of the current one, so that planning runs between the gathers. Reads
+// in order (touch_in_order) bring X into cache before the gathers, which follow the grid in
+// any direction: cubic reads X of at most 2 MiB per batch item once; linear, before each
+// channel's pass over a block, the rows of that plane the block's fast locations reach,
+// when they are at most 512 KB and the block's first output row crosses 3 or more rows of
+// X (an output row that runs along a row of X is read in order by the gathers themselves).
+//   plan:   classify_location() takes a location to the fast path when, on each axis, the
+//           taps of the mode are all inside X and all of non-zero weight: linear, the coordinate
 //           (after border's clamp or reflection's reflect, which leave such a coordinate
 //           as it is) lies strictly between two pixels inside X; cubic, floor(x) - 1 and
 //           floor(x) + 2 are inside X and none of the 4 cubic weights is exactly 0. The
@@ -55,7 +60,8 @@
 //           code computes each location in its own lanes, and a last group of fewer than
 //           four locations is padded with copies of a real one (whose lanes are not
 //           stored), so no location's result depends on the grouping or the block size.
-//           Without SIMD, fast_scalar_*() compute the same order one location at a time.
+//           fast_block_scalar() computes the same order one location at a time (the
+//           kernel without SIMD; a test compares the twins bit for bit).
 #include "gridsample.h"
 #include "gridsample_exec.h"
 

@@ -196,8 +196,8 @@ enum class LocationKind : int32_t {
 // which starts again from the grid value, and neither is fast (no fast location on an axis
 // of length 1).
 template <typename G>
-__attribute__((always_inline)) inline LocationKind classify_location_scalar(const FastAxes& ax, const G* gv, int64_t* offset,
-                                             float* w) {
+__attribute__((always_inline)) inline LocationKind classify_location_scalar(
+    const FastAxes& ax, const G* gv, int64_t* offset, float* w) {
   const double g1w = static_cast<double>(gv[0]) + 1.0, g1h = static_cast<double>(gv[1]) + 1.0;
   const double xw = ax.align ? g1w * 0.5 * ax.last_w : (g1w * ax.len_w - 1.0) * 0.5;
   const double xh = ax.align ? g1h * 0.5 * ax.last_h : (g1h * ax.len_h - 1.0) * 0.5;
@@ -220,16 +220,17 @@ __attribute__((always_inline)) inline LocationKind classify_location_scalar(cons
 // The same, both axes in f64x2 lanes [x (along W), y (along H)] where the arithmetic
 // allows (linear reflection reflects each axis first, so it takes the scalar rules).
 template <typename G>
-__attribute__((always_inline)) inline LocationKind classify_location_simd(const FastAxes& ax, const G* gv, int64_t* offset,
-                                           float* w) {
+__attribute__((always_inline)) inline LocationKind classify_location_simd(
+    const FastAxes& ax, const G* gv, int64_t* offset, float* w) {
   const v128_t g2 = std::is_same<G, float>::value
                         ? wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(gv))
                         : wasm_v128_load(gv);
   const v128_t one = wasm_f64x2_splat(1.0), half = wasm_f64x2_splat(0.5);
   const v128_t len_1 = wasm_f64x2_make(ax.last_w, ax.last_h);
+  const v128_t len = wasm_f64x2_make(ax.len_w, ax.len_h);
   const v128_t g1 = wasm_f64x2_add(g2, one);
   const v128_t u = ax.align ? wasm_f64x2_mul(wasm_f64x2_mul(g1, half), len_1)
-                            : wasm_f64x2_mul(wasm_f64x2_sub(wasm_f64x2_mul(g1, wasm_f64x2_make(ax.len_w, ax.len_h)), one), half);
+                            : wasm_f64x2_mul(wasm_f64x2_sub(wasm_f64x2_mul(g1, len), one), half);
   const double xw = wasm_f64x2_extract_lane(u, 0), xh = wasm_f64x2_extract_lane(u, 1);
   if (ax.zeros_outside(xw, xh)) return LocationKind::Zeros;
   int64_t iy, ix;
@@ -265,7 +266,8 @@ __attribute__((always_inline)) inline LocationKind classify_location_simd(const 
 #endif
 
 template <typename G>
-__attribute__((always_inline)) inline LocationKind classify_location(const FastAxes& ax, const G* gv, int64_t* offset, float* w) {
+__attribute__((always_inline)) inline LocationKind classify_location(const FastAxes& ax, const G* gv,
+                                                                     int64_t* offset, float* w) {
 #if OSW_HAVE_SIMD
   return classify_location_simd(ax, gv, offset, w);
 #else

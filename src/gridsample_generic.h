@@ -39,7 +39,7 @@ T* workspace_array(Buffer<unsigned char>& b, int64_t n) {
 
 // ---- kernel ----------------------------------------------------------------------------
 
-// sum_k w[k] * x[off[k]] for k < n, in the Compute type C.
+// sum_k w[k] * x[off[k]] for k < n, in the Compute type C, one term after the other.
 template <typename C, typename T, typename Off>
 inline C gather_dot_scalar(const T* x, const Off* off, const C* w, int64_t n) {
   C s = C(0);
@@ -47,13 +47,39 @@ inline C gather_dot_scalar(const T* x, const Off* off, const C* w, int64_t n) {
   return s;
 }
 
+// The generic kernel's dot product, scalar twin of gather_dot_simd: for float (double)
+// Compute, L = 4 (2) partial sums, term k into sum k % L, over the whole groups of L terms;
+// combined as the vector code combines its lanes, (s0 + s2) + (s1 + s3) (s0 + s1); then the
+// tail one term at a time. Fewer than L terms, or another Compute type: gather_dot_scalar.
+template <typename C, typename T, typename Off>
+inline C gather_dot_lanes(const T* x, const Off* off, const C* w, int64_t n) {
+  constexpr int L = std::is_same<C, float>::value ? 4 : std::is_same<C, double>::value ? 2 : 0;
+  if constexpr (L == 0) {
+    return gather_dot_scalar(x, off, w, n);
+  } else {
+    if (n < L) return gather_dot_scalar(x, off, w, n);
+    C acc[L] = {};
+    int64_t k = 0;
+    for (; k + L <= n; k += L)
+      for (int j = 0; j < L; ++j)
+        acc[j] = acc[j] + w[k + j] * static_cast<C>(ElemTraits<T>::load(x[off[k + j]]));
+    C s;
+    if constexpr (L == 4)
+      s = (acc[0] + acc[2]) + (acc[1] + acc[3]);
+    else
+      s = acc[0] + acc[1];
+    for (; k < n; ++k) s += w[k] * static_cast<C>(ElemTraits<T>::load(x[off[k]]));
+    return s;
+  }
+}
+
 #if OSW_HAVE_SIMD
 // wasm SIMD (or SIMDe in native builds): one location's weights are contiguous, so they
 // load as a vector; the values are gathered lane by lane (wasm has no gather). Besides the
 // wider multiply, the 4 (2) partial sums break the dependency chain of the scalar loop's
-// single accumulator.
+// single accumulator. The same sums as gather_dot_lanes.
 template <typename C, typename T, typename Off>
-inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
+inline C gather_dot_simd(const T* x, const Off* off, const C* w, int64_t n) {
   if constexpr (std::is_same<C, float>::value) {
     if (n < 4) return gather_dot_scalar(x, off, w, n);  // nearest, or few taps
     v128_t acc = wasm_f32x4_splat(0.0f);
@@ -86,12 +112,16 @@ inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
     return gather_dot_scalar(x, off, w, n);
   }
 }
-#else
+#endif
+
 template <typename C, typename T, typename Off>
 inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
-  return gather_dot_scalar(x, off, w, n);
-}
+#if OSW_HAVE_SIMD
+  return gather_dot_simd(x, off, w, n);
+#else
+  return gather_dot_lanes(x, off, w, n);
 #endif
+}
 
 // One channel plane of one block: y[j] = dot(location j's taps, x). Location j's taps are
 // off/w[j * stride .. j * stride + count[j]).

@@ -1160,10 +1160,9 @@ TEST_CASE("gridsample: the 2-D float32 fast path sums in its documented order", 
                     INFO("location " << j << " of batch " << n << ", channel " << c << (is_fast ? " (fast)" : " (generic)")
                                      << ": got " << fast.y[o] << " want " << want);
                     REQUIRE(same_value(fast.y[o], want));
-#if OSW_HAVE_SIMD
-                    // With SIMD (wasm, or SIMDe natively) the generic kernel sums 4 and 16 taps in this order too.
+                    // The generic kernel (gather_dot, SIMD or its scalar twin) sums 4 and 16
+                    // taps in this order too.
                     REQUIRE(same_value(fast.y[o], gen.y[o]));
-#endif
                   }
                 }
               }
@@ -1409,6 +1408,73 @@ TEST_CASE("gridsample: the fast path's kernel twins agree bit for bit", "[gridsa
     }
   }
   CHECK(fast_seen > 300);
+}
+
+TEST_CASE("gridsample: the generic kernel's dot product twins agree bit for bit", "[gridsample]") {
+  // gather_dot_lanes is the scalar twin of gather_dot_simd: the same partial sums. Random
+  // taps (1..40 of them, so whole groups and tails), float and double weights, several X
+  // types, specials among the values; every result compared as bits, and against a sum
+  // restated here from the contract.
+  Rng rng(24);
+  [[maybe_unused]] int64_t compared = 0;
+  for (int rep = 0; rep < 3000; ++rep) {
+    const int64_t n = rng.range(1, 40);
+    std::vector<int32_t> off(static_cast<size_t>(n));
+    for (int32_t& o : off) o = static_cast<int32_t>(rng.range(0, 63));
+    std::vector<float> xf(64), wf(static_cast<size_t>(n));
+    std::vector<double> xd(64), wdv(static_cast<size_t>(n));
+    std::vector<uint8_t> xu(64);
+    const double specials[] = {NAN, INFINITY, -INFINITY, -0.0, 0.0};
+    for (size_t i = 0; i < 64; ++i) {
+      xd[i] = rng.range(0, 30) == 0 ? specials[rng.range(0, 4)] : rng.uniform(-3, 3);
+      xf[i] = static_cast<float>(xd[i]);
+      xu[i] = static_cast<uint8_t>(rng.next());
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      wdv[static_cast<size_t>(k)] = rng.uniform(-1, 1);
+      wf[static_cast<size_t>(k)] = static_cast<float>(wdv[static_cast<size_t>(k)]);
+    }
+    // The contract, restated: L partial sums from +0, combined, then the tail.
+    auto restated = [&](auto tag, const auto* x, const auto* w) {
+      using C = decltype(tag);
+      const int L = std::is_same<C, float>::value ? 4 : 2;
+      C s = 0;
+      if (n < L) {
+        for (int64_t k = 0; k < n; ++k) s += w[k] * static_cast<C>(x[off[static_cast<size_t>(k)]]);
+        return s;
+      }
+      C acc[4] = {0, 0, 0, 0};
+      const int64_t whole = n / L * L;
+      for (int64_t k = 0; k < whole; ++k) acc[k % L] = acc[k % L] + w[k] * static_cast<C>(x[off[static_cast<size_t>(k)]]);
+      s = L == 4 ? (acc[0] + acc[2]) + (acc[1] + acc[3]) : acc[0] + acc[1];
+      for (int64_t k = whole; k < n; ++k) s += w[k] * static_cast<C>(x[off[static_cast<size_t>(k)]]);
+      return s;
+    };
+    const float f_lanes = osw::gs_exec::gather_dot_lanes(xf.data(), off.data(), wf.data(), n);
+    const double d_lanes = osw::gs_exec::gather_dot_lanes(xd.data(), off.data(), wdv.data(), n);
+    const float u_lanes = osw::gs_exec::gather_dot_lanes(xu.data(), off.data(), wf.data(), n);
+    INFO(n << " taps");
+    // Bits, except that a NaN's sign and payload are not specified (wasm, SSE and the
+    // compiler's operand order may each pick another): any NaN matches any NaN.
+    auto same = [](double a, double b) {
+      return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof a) == 0;
+    };
+    CHECK(same(f_lanes, restated(0.0f, xf.data(), wf.data())));
+    CHECK(same(d_lanes, restated(0.0, xd.data(), wdv.data())));
+    CHECK(same(u_lanes, restated(0.0f, xu.data(), wf.data())));
+#if OSW_HAVE_SIMD
+    const float f_simd = osw::gs_exec::gather_dot_simd(xf.data(), off.data(), wf.data(), n);
+    const double d_simd = osw::gs_exec::gather_dot_simd(xd.data(), off.data(), wdv.data(), n);
+    const float u_simd = osw::gs_exec::gather_dot_simd(xu.data(), off.data(), wf.data(), n);
+    CHECK(same(f_lanes, f_simd));
+    CHECK(same(d_lanes, d_simd));
+    CHECK(same(u_lanes, u_simd));
+    ++compared;
+#endif
+  }
+#if OSW_HAVE_SIMD
+  CHECK(compared == 3000);
+#endif
 }
 
 // ---- plan, workspace and ranges -----------------------------------------------------------
