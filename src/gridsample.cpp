@@ -317,10 +317,14 @@ Status gridsample_output_shape(const TensorView& x, const TensorView& grid, Tens
   return Status::Ok();
 }
 
+// Planning and the bookkeeping of a run happen once per call, not per element: compiled for
+// size, in this file that is otherwise compiled for speed.
+#define OSW_GS_ONCE __attribute__((minsize))
+
 namespace {
 
 // Decides the path and the blocks of one batch item's output (see GridSamplePlan).
-Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
+OSW_GS_ONCE Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
   const GridSampleGeometry& geo = plan->geo;
   const GridMode mode = plan->attrs.mode;
   if (geo.in_size == 0) {
@@ -375,8 +379,9 @@ Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
 
 }  // namespace
 
-Status gridsample_plan(const GridSampleAttrs& attrs, const TensorView& x, const TensorView& grid,
-                       const TensorView& y, const gs::Tuning& tuning, GridSamplePlan* plan) {
+OSW_GS_ONCE Status gridsample_plan(const GridSampleAttrs& attrs, const TensorView& x,
+                                   const TensorView& grid, const TensorView& y,
+                                   const gs::Tuning& tuning, GridSamplePlan* plan) {
   if (dtype_size(x.type) == 0) {
     return Status::Type(std::string("X: element type ") + dtype_name(x.type) +
                         " is not supported by GridSample");
@@ -442,9 +447,9 @@ GridSampleRange gridsample_whole(const GridSamplePlan& plan) {
   return r;
 }
 
-Status gridsample_run(const GridSamplePlan& plan, const GridSampleRange& range,
-                      const TensorView& x, const TensorView& grid, TensorView* y,
-                      GridSampleWorkspace* ws) {
+OSW_GS_ONCE Status gridsample_run(const GridSamplePlan& plan, const GridSampleRange& range,
+                                  const TensorView& x, const TensorView& grid, TensorView* y,
+                                  GridSampleWorkspace* ws) {
   if (plan.path == GridSamplePlan::Path::Nothing) return Status::Ok();
   if (!y || !y->data) return Status::Range("Y: data is null");
   if (!grid.data) return Status::Range("grid: data is null");
@@ -461,7 +466,7 @@ Status gridsample_run(const GridSamplePlan& plan, const GridSampleRange& range,
   return gridsample_run_cold(plan, range, x, grid, y, ws);
 }
 
-void GridSampleWorkspace::reset() {
+OSW_GS_ONCE void GridSampleWorkspace::reset() {
   for (Tables& t : tables) {
     for (Buffer<unsigned char>* b : {&t.fast_pos, &t.fast_off, &t.fast_w, &t.gen_pos, &t.gen_off,
                                      &t.gen_w, &t.gen_count, &t.zero_runs})
@@ -470,7 +475,7 @@ void GridSampleWorkspace::reset() {
   weights_f64 = Buffer<unsigned char>();
 }
 
-int64_t GridSampleWorkspace::bytes() const {
+OSW_GS_ONCE int64_t GridSampleWorkspace::bytes() const {
   int64_t n = weights_f64.size();
   for (const Tables& t : tables) {
     for (const Buffer<unsigned char>* b : {&t.fast_pos, &t.fast_off, &t.fast_w, &t.gen_pos,
@@ -482,8 +487,8 @@ int64_t GridSampleWorkspace::bytes() const {
 
 namespace gs {
 
-Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x, const TensorView& grid,
-                        TensorView* y, const Tuning& tuning) {
+OSW_GS_ONCE Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x,
+                                    const TensorView& grid, TensorView* y, const Tuning& tuning) {
   if (!y) return Status::Type("Y: output tensor is missing");
   GridSamplePlan plan;
   OSW_RETURN_IF_ERROR(gridsample_plan(attrs, x, grid, *y, tuning, &plan));

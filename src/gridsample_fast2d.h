@@ -325,10 +325,11 @@ struct FastPlan {
 };
 
 // Gives fp the arrays of workspace tables tb, for blocks of the plan's size. copies: plan
-// copies the run uses (the byte counts of the messages are for all of them).
+// copies the run uses (the byte counts of the messages are for all of them). Once per run:
+// compiled for size.
 template <typename Off>
-Status bind_fast_plan(const GridSamplePlan& plan, int copies, GridSampleWorkspace::Tables* tb,
-                      FastPlan<Off>* fp) {
+__attribute__((minsize)) Status bind_fast_plan(const GridSamplePlan& plan, int copies,
+                                               GridSampleWorkspace::Tables* tb, FastPlan<Off>* fp) {
   const int64_t block = plan.block, table = plan.table;
   const int64_t block4 = (block + 3) / 4 * 4;  // the padded last group
   const int64_t fast_weights = plan.attrs.mode == GridMode::Cubic ? 16 : 4;
@@ -369,7 +370,8 @@ class FastPlanBuilder {
   [[gnu::noinline]] void add_rows(const G* grid, const Block& b, int64_t r_begin, int64_t r_end);
 
   // Pads the last group of four with copies of the last fast location; writes the counts.
-  void finish();
+  // (Once per block: compiled for size.)
+  __attribute__((minsize)) void finish();
 
  private:
   struct Counts {
