@@ -75,14 +75,16 @@ struct Instance {
   bool plan_valid = false;
 
   // GridSample: the attributes and tensors of the last plan_grid_sample(), whose data
-  // pointers exec_grid_sample() sets.
+  // pointers exec_grid_sample() sets, and the workspace of its run.
   GridSampleAttrs gs_attrs;
   TensorView gs_x, gs_grid, gs_y;
+  GridSampleWorkspace gs_ws;
 
   void release() {
     delete plan;
     plan = nullptr;
     resize_ws.reset();
+    gs_ws.reset();
     plan_valid = false;
     std::string().swap(error);
   }
@@ -215,7 +217,16 @@ int exec_grid_sample(uintptr_t x_ptr, uintptr_t grid_ptr, uintptr_t y_ptr) {
   g_inst.gs_x.data = reinterpret_cast<void*>(x_ptr);
   g_inst.gs_grid.data = reinterpret_cast<void*>(grid_ptr);
   g_inst.gs_y.data = reinterpret_cast<void*>(y_ptr);
-  Status st = gridsample(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, &g_inst.gs_y);
+  GridSamplePlan plan;
+  Status st = gridsample_plan(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, g_inst.gs_y,
+                              gs::Tuning(), &plan);
+  if (st.ok())
+    st = gridsample_run(plan, gridsample_whole(plan), g_inst.gs_x, g_inst.gs_grid, &g_inst.gs_y,
+                        &g_inst.gs_ws);
+  // The tables go back to the heap after each call, as they always did: a 256 x 256 linear
+  // grid is one block of 65536 locations, about 5 MB of tables, more than a sampler should
+  // hold between calls.
+  g_inst.gs_ws.reset();
   return st.ok() ? 0 : fail(st);
 }
 

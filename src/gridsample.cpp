@@ -1,32 +1,37 @@
 // gridsample.cpp: GridSample on X of rank r+2 (r >= 1), any mode, padding and align_corners.
 //
-// Three steps, as STYLE.md asks:
-//   1. params: gridsample_output_shape() and gs::gridsample_tuned() validate shapes, types
-//              and attributes.
-//   2. plan:   for a block of output locations of one batch item, plan_location() turns each
-//              grid vector into taps: flat input offsets and weights (product over the axes
-//              of gs::axis_taps), with padding already resolved. Out-of-bounds taps of zeros
-//              padding are dropped rather than given weight 0, so that a NaN or Inf pixel
-//              that no tap reaches cannot leak into the output (0 * Inf = NaN).
+// Three steps, as STYLE.md asks, then a run:
+//   1. params: gridsample_output_shape() and gridsample_plan() validate shapes, types and
+//              attributes.
+//   2. plan:   gridsample_plan() decides once per shape the path and the blocks of the
+//              output (GridSamplePlan, immutable); then, for a block of output locations of
+//              one batch item, plan_location() turns each grid vector into taps: flat input
+//              offsets and weights (product over the axes of gs::axis_taps), with padding
+//              already resolved. Out-of-bounds taps of zeros padding are dropped rather than
+//              given weight 0, so that a NaN or Inf pixel that no tap reaches cannot leak
+//              into the output (0 * Inf = NaN).
 //   3. kernel: for every channel, each output is a dot product of the location's weights
 //              with the gathered input values. No mode or padding branch is left there.
+// gridsample_run() does 2 and 3 over any range of the output (batch items x blocks x
+// channels) with a GridSampleWorkspace, which holds the block tables.
 // The kernel is a template over the storage type T (ElemTraits<T> gives its Compute type),
-// the grid type G and the offset type Off (int32 while the spatial size allows).
+// the grid type G and the offset type Off (int32 while the spatial size allows):
+// gridsample_generic.h, gridsample_fast2d.h, gridsample_exec.h.
 //
 // The 2-D fast path (float32 X, r = 2, linear or cubic; gs::Tuning::generic turns it off).
-// The same three steps, specialised (run_fast2d). A block is whole rows of the output (at
-// most kFastBlock = 4096 locations for cubic, kFastBlockLinear = 65536 for linear, fewer
-// under a small allocation limit; a longer row is cut into parts), so that one channel's
-// pass over a block writes one contiguous run of Y. With more than one block, two plans
-// alternate: the next block is planned a few rows after each channel of the current one,
-// so that planning runs between the gathers. Reads in order (touch_in_order) bring X into
-// cache before the gathers, which follow the grid in any direction: cubic reads X of at
-// most 2 MiB per batch item once; linear, before each channel's pass over a block, the
-// rows of that plane the block's fast locations reach, when they are at most 512 KB and
-// the block's first output row crosses 3 or more rows of X (an output row that runs along
-// a row of X is read in order by the gathers themselves).
-//   plan:   plan_block_2d() takes a location to the fast path when, on each axis, the taps
-//           of the mode are all inside X and all of non-zero weight: linear, the coordinate
+// The same three steps, specialised (gridsample_fast2d.h). A block is whole rows of the
+// output (at most kFastBlock = 4096 locations for cubic, kFastBlockLinear = 65536 for
+// linear, fewer under a small allocation limit; a longer row is cut into parts), so that
+// one channel's pass over a block writes one contiguous run of Y. With more than one block
+// in a range, two plans alternate (pipeline_blocks): the next block is planned a few rows
+// after each channel of the current one, so that planning runs between the gathers. Reads
+// in order (touch_in_order) bring X into cache before the gathers, which follow the grid in
+// any direction: cubic reads X of at most 2 MiB per batch item once; linear, before each
+// channel's pass over a block, the rows of that plane the block's fast locations reach,
+// when they are at most 512 KB and the block's first output row crosses 3 or more rows of
+// X (an output row that runs along a row of X is read in order by the gathers themselves).
+//   plan:   classify_location() takes a location to the fast path when, on each axis, the
+//           taps of the mode are all inside X and all of non-zero weight: linear, the coordinate
 //           (after border's clamp or reflection's reflect, which leave such a coordinate
 //           as it is) lies strictly between two pixels inside X; cubic, floor(x) - 1 and
 //           floor(x) + 2 are inside X and none of the 4 cubic weights is exactly 0. The
@@ -55,7 +60,8 @@
 //           code computes each location in its own lanes, and a last group of fewer than
 //           four locations is padded with copies of a real one (whose lanes are not
 //           stored), so no location's result depends on the grouping or the block size.
-//           Without SIMD, fast_scalar_*() compute the same order one location at a time.
+//           fast_block_scalar() computes the same order one location at a time (the
+//           kernel without SIMD; a test compares the twins bit for bit).
 #include "gridsample.h"
 #include "gridsample_exec.h"
 
@@ -253,8 +259,8 @@ Status check_dims(const char* name, const TensorView& t) {
 bool is_float_type(DType t) { return t == DType::Float32 || t == DType::Float64; }
 
 
-gs_exec::Geometry make_geometry(const TensorView& x, const TensorView& y) {
-  gs_exec::Geometry g;
+void make_geometry(const TensorView& x, const TensorView& y, GridSampleGeometry* geo) {
+  GridSampleGeometry& g = *geo;
   g.r = x.rank - 2;
   g.n = x.dims[0];
   g.c = x.dims[1];
@@ -268,11 +274,8 @@ gs_exec::Geometry make_geometry(const TensorView& x, const TensorView& y) {
   int64_t o = 1;
   for (int a = 0; a < g.r; ++a) o *= y.dims[a + 2];
   g.out_size = o;
-  if (g.r == 2) {
-    g.out_h = y.dims[2];
-    g.out_w = y.dims[3];
-  }
-  return g;
+  g.out_h = g.r == 2 ? y.dims[2] : 1;
+  g.out_w = g.r == 2 ? y.dims[3] : 1;
 }
 
 }  // namespace
@@ -314,11 +317,71 @@ Status gridsample_output_shape(const TensorView& x, const TensorView& grid, Tens
   return Status::Ok();
 }
 
-namespace gs {
+// Planning and the bookkeeping of a run happen once per call, not per element: compiled for
+// size, in this file that is otherwise compiled for speed.
+#define OSW_GS_ONCE __attribute__((minsize))
 
-Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x, const TensorView& grid,
-                        TensorView* y, const Tuning& tuning) {
-  if (!y) return Status::Type("Y: output tensor is missing");
+namespace {
+
+// Decides the path and the blocks of one batch item's output (see GridSamplePlan).
+OSW_GS_ONCE Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
+  const GridSampleGeometry& geo = plan->geo;
+  const GridMode mode = plan->attrs.mode;
+  if (geo.in_size == 0) {
+    plan->path = GridSamplePlan::Path::EmptyInput;
+    plan->block = std::min(gs_exec::kMaxBlock, geo.out_size);
+    plan->blocks = (geo.out_size + plan->block - 1) / plan->block;
+    return Status::Ok();
+  }
+  // Most taps a location can have: per axis min(taps of the mode, L), since merged taps
+  // are distinct pixels. At most in_size, so it never overflows.
+  const int64_t mode_taps = mode == GridMode::Nearest ? 1 : mode == GridMode::Linear ? 2 : 4;
+  int64_t max_taps = 1;
+  for (int a = 0; a < geo.r; ++a) max_taps *= std::min(mode_taps, geo.len[a]);
+  plan->max_taps = max_taps;
+  if (plan->x_type == DType::Float32 && geo.r == 2 && mode != GridMode::Nearest &&
+      !tuning.generic) {
+    plan->path = GridSamplePlan::Path::Fast2d;
+    const bool cubic = mode == GridMode::Cubic;
+    int64_t b = tuning.block > 0 ? tuning.block
+                                 : cubic ? gs_exec::kFastBlock : gs_exec::kFastBlockLinear;
+    // Fast weights per location: 16 (cubic) or 4 (linear, in groups of 4 locations).
+    const int64_t fast_weights = cubic ? 16 : 4;
+    // Under a small allocation limit (createSampler({ maxBytes })), smaller blocks rather
+    // than a failed call: a block's largest table holds the fast weights or max_taps
+    // offsets per location.
+    const int64_t offset_bytes = plan->wide_offsets ? 8 : 4;
+    const int64_t per_location = std::max<int64_t>(
+        fast_weights * int64_t(sizeof(float)), max_taps * std::max<int64_t>(offset_bytes, 4));
+    while (b > 1 && b * per_location > allocation_limit()) b /= 2;
+    // Blocks are th x tw output locations: th whole rows (tw = out_w), or one part of a row
+    // (th = 1) when a row is longer than the block size. Each channel's pass over a block
+    // then writes one contiguous run of Y. th * tw <= b (out_h and out_w >= 1).
+    plan->tw = std::min(geo.out_w, b);
+    plan->th = std::max<int64_t>(1, std::min(geo.out_h, b / plan->tw));
+    plan->block = plan->th * plan->tw;  // <= b, and <= out_size
+    plan->blocks_h = (geo.out_h + plan->th - 1) / plan->th;
+    plan->blocks_w = (geo.out_w + plan->tw - 1) / plan->tw;
+    plan->blocks = plan->blocks_h * plan->blocks_w;
+  } else {
+    plan->path = GridSamplePlan::Path::Generic;
+    int64_t block = tuning.block > 0
+                        ? tuning.block
+                        : std::max<int64_t>(1, std::min(gs_exec::kMaxBlock,
+                                                        gs_exec::kTableEntries / max_taps));
+    plan->block = std::min(block, geo.out_size);
+    plan->blocks = (geo.out_size + plan->block - 1) / plan->block;
+  }
+  if (!checked_mul(plan->block, max_taps, &plan->table))
+    return Status::Range("GridSample: tap table size overflows int64");
+  return Status::Ok();
+}
+
+}  // namespace
+
+OSW_GS_ONCE Status gridsample_plan(const GridSampleAttrs& attrs, const TensorView& x,
+                                   const TensorView& grid, const TensorView& y,
+                                   const gs::Tuning& tuning, GridSamplePlan* plan) {
   if (dtype_size(x.type) == 0) {
     return Status::Type(std::string("X: element type ") + dtype_name(x.type) +
                         " is not supported by GridSample");
@@ -327,9 +390,9 @@ Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x, const
     return Status::Type(std::string("grid: element type must be float32 or float64, got ") +
                         dtype_name(grid.type));
   }
-  if (y->type != x.type) {
+  if (y.type != x.type) {
     return Status::Type(std::string("Y: element type must be X's (") + dtype_name(x.type) +
-                        "), got " + dtype_name(y->type));
+                        "), got " + dtype_name(y.type));
   }
   if (static_cast<uint32_t>(attrs.mode) > 2u) {
     return Status::Range("mode: must be nearest, linear or cubic, got " +
@@ -341,15 +404,28 @@ Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x, const
   }
   TensorView expect;
   OSW_RETURN_IF_ERROR(gridsample_output_shape(x, grid, &expect));
-  bool same = y->rank == expect.rank;
-  for (int i = 0; same && i < expect.rank; ++i) same = y->dims[i] == expect.dims[i];
+  bool same = y.rank == expect.rank;
+  for (int i = 0; same && i < expect.rank; ++i) same = y.dims[i] == expect.dims[i];
   if (!same) {
-    return Status::Range("Y: shape must be " + shape_str(expect) + ", got " + shape_str(*y));
+    return Status::Range("Y: shape must be " + shape_str(expect) + ", got " + shape_str(y));
   }
-  const int64_t y_elems = expect.elements();
-  if (y_elems == 0) return Status::Ok();  // SEMANTICS row 12: nothing to compute
+  plan->attrs = attrs;
+  plan->x_type = x.type;
+  plan->grid_type = grid.type;
+  // Every field is written (a plan may be planned again), without building a whole new
+  // GridSamplePlan: this runs on every call.
+  plan->path = GridSamplePlan::Path::Nothing;
+  plan->wide_offsets = false;
+  plan->max_taps = plan->table = 0;
+  plan->block = plan->blocks = plan->blocks_h = plan->blocks_w = 0;
+  plan->th = plan->tw = 1;
+  if (expect.elements() == 0) {  // SEMANTICS row 12: nothing to compute
+    plan->geo = GridSampleGeometry();
+    return Status::Ok();
+  }
 
-  const gs_exec::Geometry geo = make_geometry(x, *y);
+  make_geometry(x, y, &plan->geo);
+  const GridSampleGeometry& geo = plan->geo;
   if (geo.in_size == 0 && attrs.padding != PaddingMode::Zeros) {
     int a = 0;
     while (geo.len[a] != 0) ++a;
@@ -358,13 +434,66 @@ Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x, const
                          (attrs.padding == PaddingMode::Border ? "border" : "reflection") +
                          " needs at least one pixel to sample");
   }
-  if (!y->data) return Status::Range("Y: data is null");
-  if (!grid.data) return Status::Range("grid: data is null");
-  if (geo.in_size > 0 && !x.data) return Status::Range("X: data is null");
+  plan->wide_offsets = gs_exec::has_wide_offsets(dtype_size(x.type)) &&
+                       (tuning.wide_offsets || geo.in_size > std::numeric_limits<int32_t>::max());
+  return plan_blocks(tuning, plan);
+}
 
-  if (x.type == DType::Float32)
-    return gridsample_run_hot(attrs, geo, x, grid, y, tuning);
-  return gridsample_run_cold(attrs, geo, x, grid, y, tuning);
+GridSampleRange gridsample_whole(const GridSamplePlan& plan) {
+  GridSampleRange r;
+  r.n_end = plan.geo.n;
+  r.block_end = plan.blocks;
+  r.c_end = plan.geo.c;
+  return r;
+}
+
+OSW_GS_ONCE Status gridsample_run(const GridSamplePlan& plan, const GridSampleRange& range,
+                                  const TensorView& x, const TensorView& grid, TensorView* y,
+                                  GridSampleWorkspace* ws) {
+  if (plan.path == GridSamplePlan::Path::Nothing) return Status::Ok();
+  if (!y || !y->data) return Status::Range("Y: data is null");
+  if (!grid.data) return Status::Range("grid: data is null");
+  if (plan.geo.in_size > 0 && !x.data) return Status::Range("X: data is null");
+  if (!(0 <= range.n_begin && range.n_begin <= range.n_end && range.n_end <= plan.geo.n &&
+        0 <= range.block_begin && range.block_begin <= range.block_end &&
+        range.block_end <= plan.blocks && 0 <= range.c_begin && range.c_begin <= range.c_end &&
+        range.c_end <= plan.geo.c))
+    return Status::Range("GridSample: the range is not a part of the plan's output");
+  if (range.n_begin == range.n_end || range.block_begin == range.block_end ||
+      range.c_begin == range.c_end)
+    return Status::Ok();
+  if (plan.x_type == DType::Float32) return gridsample_run_hot(plan, range, x, grid, y, ws);
+  return gridsample_run_cold(plan, range, x, grid, y, ws);
+}
+
+OSW_GS_ONCE void GridSampleWorkspace::reset() {
+  for (Tables& t : tables) {
+    for (Buffer<unsigned char>* b : {&t.fast_pos, &t.fast_off, &t.fast_w, &t.gen_pos, &t.gen_off,
+                                     &t.gen_w, &t.gen_count, &t.zero_runs})
+      *b = Buffer<unsigned char>();
+  }
+  weights_f64 = Buffer<unsigned char>();
+}
+
+OSW_GS_ONCE int64_t GridSampleWorkspace::bytes() const {
+  int64_t n = weights_f64.size();
+  for (const Tables& t : tables) {
+    for (const Buffer<unsigned char>* b : {&t.fast_pos, &t.fast_off, &t.fast_w, &t.gen_pos,
+                                           &t.gen_off, &t.gen_w, &t.gen_count, &t.zero_runs})
+      n += b->size();
+  }
+  return n;
+}
+
+namespace gs {
+
+OSW_GS_ONCE Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x,
+                                    const TensorView& grid, TensorView* y, const Tuning& tuning) {
+  if (!y) return Status::Type("Y: output tensor is missing");
+  GridSamplePlan plan;
+  OSW_RETURN_IF_ERROR(gridsample_plan(attrs, x, grid, *y, tuning, &plan));
+  GridSampleWorkspace ws;
+  return gridsample_run(plan, gridsample_whole(plan), x, grid, y, &ws);
 }
 
 }  // namespace gs
@@ -374,10 +503,10 @@ Status gridsample(const GridSampleAttrs& attrs, const TensorView& x, const Tenso
   return gs::gridsample_tuned(attrs, x, grid, y, gs::Tuning());
 }
 
-Status gridsample_run_hot(const GridSampleAttrs& attrs, const gs_exec::Geometry& geo,
+Status gridsample_run_hot(const GridSamplePlan& plan, const GridSampleRange& range,
                           const TensorView& x, const TensorView& grid, TensorView* y,
-                          const gs::Tuning& tuning) {
-  return gs_exec::dispatch_grid<float>(attrs, geo, x, grid, y, tuning);
+                          GridSampleWorkspace* ws) {
+  return gs_exec::dispatch_grid<float>(plan, range, x, grid, y, ws);
 }
 
 }  // namespace osw

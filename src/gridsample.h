@@ -7,6 +7,14 @@
 // all C channels, whose loop only gathers, multiplies and adds. Float32 X with 2 spatial
 // dims in linear or cubic mode has a faster path for the locations whose whole 2x2 / 4x4
 // footprint lies inside X (see gridsample.cpp).
+//
+// gridsample() is plan -> (workspace + kernels) -> run (STYLE habit 13), steps that a
+// caller can also take one by one: gridsample_plan() checks everything and decides the
+// path and the blocks once per shape, into an immutable GridSamplePlan that any number of
+// runs may share; gridsample_run() computes any part of Y (batch items x blocks x channels,
+// a GridSampleRange) with a GridSampleWorkspace that holds everything the run writes
+// besides Y. Runs of disjoint ranges, each with its own workspace, write disjoint parts of
+// Y, and together give exactly the bytes of one whole run.
 #pragma once
 
 #include "common.h"
@@ -92,5 +100,96 @@ Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x,
                         const TensorView& grid, TensorView* y, const Tuning& tuning);
 
 }  // namespace gs
+
+// ---- plan, workspace, run -----------------------------------------------------------------
+
+// The shapes as the planner and the kernels see them.
+struct GridSampleGeometry {
+  int r = 0;
+  int64_t n = 0, c = 0;
+  int64_t len[kMaxRank] = {};     // X's spatial lengths, outermost first
+  int64_t stride[kMaxRank] = {};  // elements between neighbours along each spatial axis
+  int64_t in_size = 0;            // elements of one (n, c) plane of X
+  int64_t out_size = 0;           // output locations per batch item
+  int64_t out_h = 1, out_w = 1;   // r = 2: the output's spatial lengths
+};
+
+// What a run of one shape does, decided once. Immutable once built: any number of runs,
+// each with its own workspace, may share it.
+struct GridSamplePlan {
+  enum class Path : int32_t {
+    Nothing,     // Y has no element (SEMANTICS row 12)
+    EmptyInput,  // X has a spatial length 0 (zeros padding): every output is 0, or NaN
+    Generic,     // any rank and type: taps per location (plan_location), then each channel
+    Fast2d,      // float32 X, r = 2, linear or cubic (gridsample.cpp)
+  };
+  GridSampleAttrs attrs;
+  DType x_type = DType::Undefined, grid_type = DType::Undefined;
+  GridSampleGeometry geo;
+  Path path = Path::Nothing;
+  // int64 input offsets where the build has int64 kernels (gs::Tuning::wide_offsets, or a
+  // plane of more than 2^31 - 1 elements).
+  bool wide_offsets = false;
+  int64_t max_taps = 0;  // taps of one generic location at most
+  // The output locations of one batch item in blocks, the unit of planning and of ranges:
+  //   Generic, EmptyInput: `block` consecutive locations (the last block may be shorter);
+  //   Fast2d: tiles of th x tw locations, blocks_h x blocks_w of them: th whole rows
+  //           (tw = out_w), or one part of a row (th = 1) when a row is longer than the
+  //           block size; block = th * tw.
+  int64_t block = 0, th = 1, tw = 1, blocks_h = 0, blocks_w = 0;
+  int64_t blocks = 0;  // per batch item
+  int64_t table = 0;   // entries of one block's generic tap table: block * max_taps
+};
+
+// A part of Y: batch items [n_begin, n_end) x blocks [block_begin, block_end) of each x
+// channels [c_begin, c_end). Parts that do not overlap write disjoint elements of Y.
+struct GridSampleRange {
+  int64_t n_begin = 0, n_end = 0;
+  int64_t block_begin = 0, block_end = 0;
+  int64_t c_begin = 0, c_end = 0;
+};
+
+// The whole of Y.
+GridSampleRange gridsample_whole(const GridSamplePlan& plan);
+
+// Everything a run writes besides Y: the tables of the block being computed (and, on the
+// fast path, of the next one, planned while this one is computed) and the planner's
+// scratch. A run grows the arrays to what its plan needs (they never shrink) and leaves
+// them for the next run; reset() frees them all. One per run in flight: runs that share a
+// plan but not a workspace share no memory they write.
+class GridSampleWorkspace {
+ public:
+  GridSampleWorkspace() = default;
+  GridSampleWorkspace(const GridSampleWorkspace&) = delete;
+  GridSampleWorkspace& operator=(const GridSampleWorkspace&) = delete;
+
+  void reset();
+  int64_t bytes() const;  // held now
+
+  // The arrays, for the kernels (gridsample_exec.h gives them their types). tables[1] is
+  // used by the fast path only, when a range has more than one block.
+  struct Tables {
+    Buffer<unsigned char> fast_pos, fast_off, fast_w;          // fast locations
+    Buffer<unsigned char> gen_pos, gen_off, gen_w, gen_count;  // generic locations' taps
+    Buffer<unsigned char> zero_runs;                           // runs of taps-less locations
+  };
+  Tables tables[2];
+  Buffer<unsigned char> weights_f64;  // plan_location's weights in double
+  // The sink of touch_in_order's reads (the value means nothing; a volatile store keeps
+  // the reads).
+  volatile uint32_t touch_sink = 0;
+};
+
+// Checks attributes, types and shapes (everything gs::gridsample_tuned checks but the data
+// pointers) and plans y = GridSample(x, grid): y->dims and y->type as gridsample() needs
+// them; data pointers are not read. tuning as in gs::gridsample_tuned.
+Status gridsample_plan(const GridSampleAttrs& attrs, const TensorView& x, const TensorView& grid,
+                       const TensorView& y, const gs::Tuning& tuning, GridSamplePlan* plan);
+
+// Computes the part `range` of y (the shapes and types of the plan; data pointers are
+// checked here) with the workspace ws. The other elements of y are not touched.
+Status gridsample_run(const GridSamplePlan& plan, const GridSampleRange& range,
+                      const TensorView& x, const TensorView& grid, TensorView* y,
+                      GridSampleWorkspace* ws);
 
 }  // namespace osw

@@ -3,9 +3,14 @@
 //   - the per-axis plan (gs::axis_taps): indices in range, weights summing to 1;
 //   - the ONNX spec examples (seeds/000), values copied from the spec text;
 //   - the kernel against tests/cpp/reference_gridsample.h on random N-D inputs;
-//   - properties (identity grid, whole-pixel shifts), NaN/Inf/huge grids, shapes, errors.
+//   - properties (identity grid, whole-pixel shifts), NaN/Inf/huge grids, shapes, errors;
+//   - the 2-D fast path: its documented sums, its classifier and kernel twins (scalar and
+//     SIMD, bit for bit);
+//   - plan, workspace and ranges: a run split into parts, each with its own workspace,
+//     gives the bytes of one whole run, and a part writes only its own outputs.
 #include <catch.hpp>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +21,7 @@
 
 #include "common.h"
 #include "gridsample.h"
+#include "gridsample_exec.h"  // the fast path's twins, for the tests that compare them
 #include "reference_gridsample.h"
 #include "simd.h"  // OSW_HAVE_SIMD: the one guard macro of the SIMD paths
 
@@ -1154,10 +1160,9 @@ TEST_CASE("gridsample: the 2-D float32 fast path sums in its documented order", 
                     INFO("location " << j << " of batch " << n << ", channel " << c << (is_fast ? " (fast)" : " (generic)")
                                      << ": got " << fast.y[o] << " want " << want);
                     REQUIRE(same_value(fast.y[o], want));
-#if OSW_HAVE_SIMD
-                    // With SIMD (wasm, or SIMDe natively) the generic kernel sums 4 and 16 taps in this order too.
+                    // The generic kernel (gather_dot, SIMD or its scalar twin) sums 4 and 16
+                    // taps in this order too.
                     REQUIRE(same_value(fast.y[o], gen.y[o]));
-#endif
                   }
                 }
               }
@@ -1227,4 +1232,468 @@ TEST_CASE("gridsample: the fast path reads no tap of weight 0 and no pixel outsi
                           {1, 1, 3, 3}, ones, DType::Float64, {1, 1, 1, 2}, g);
   REQUIRE(r.status.ok());
   CHECK(r.y[0] == Approx(0.75).margin(1e-6));  // column 3 (outside) weighs 0.25
+}
+
+// ---- the fast path's twins: classifier and kernel ----------------------------------------
+
+namespace {
+
+using osw::gs_exec::LocationKind;
+
+// The classifier's kind for one location, restated from its contract: with zeros padding,
+// a coordinate (unnormalize's formula without its Inf exception, Inf * 0 = NaN) below -1 or
+// at or above L (cubic: -2, L + 1) on one axis, and no NaN, is Zeros (and then, as the
+// contract promises, the generic planner finds no taps on that axis); fast_axis() on both
+// axes is Fast; anything else Generic.
+LocationKind expected_kind(GridMode m, PaddingMode p, bool align, int64_t H, int64_t W, double gx,
+                           double gy, int64_t* off, std::vector<float>* w) {
+  auto coord = [&](double g, int64_t L) {
+    const double l = static_cast<double>(L);
+    return align ? (g + 1.0) * 0.5 * (l - 1.0) : ((g + 1.0) * l - 1.0) * 0.5;
+  };
+  const double xw = coord(gx, W), xh = coord(gy, H);
+  const double lo = m == GridMode::Cubic ? -2.0 : -1.0, extra = m == GridMode::Cubic ? 1.0 : 0.0;
+  auto outside = [&](double x, int64_t L) { return x < lo || x >= static_cast<double>(L) + extra; };
+  if (p == PaddingMode::Zeros && !std::isnan(xw) && !std::isnan(xh) &&
+      (outside(xw, W) || outside(xh, H))) {
+    osw::gs::AxisTaps tw, th;
+    osw::gs::axis_taps(m, p, align, W, osw::gs::unnormalize(gx, W, align), &tw);
+    osw::gs::axis_taps(m, p, align, H, osw::gs::unnormalize(gy, H, align), &th);
+    CHECK((tw.count == 0 || th.count == 0));
+    return LocationKind::Zeros;
+  }
+  int64_t iy = 0, ix = 0;
+  double wy[4], wx[4];
+  if (!(fast_axis(m, p, align, H, gy, &iy, wy) && fast_axis(m, p, align, W, gx, &ix, wx)))
+    return LocationKind::Generic;
+  *off = iy * W + ix;
+  const int n = m == GridMode::Cubic ? 4 : 2;
+  w->assign(static_cast<size_t>(n * n), 0.0f);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) (*w)[static_cast<size_t>(i * n + k)] = static_cast<float>(wy[i] * wx[k]);
+  return LocationKind::Fast;
+}
+
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+template <typename G>
+void check_classifier(Rng& rng, GridMode m, PaddingMode p, bool align, int64_t H, int64_t W,
+                      int64_t counts[3]) {
+  const GridSampleAttrs a = attrs_of(m, p, align);
+  osw::GridSampleGeometry geo;
+  geo.r = 2;
+  geo.len[0] = H;
+  geo.len[1] = W;
+  const osw::gs_exec::FastAxes ax(a, geo);
+  const int n = m == GridMode::Cubic ? 4 : 2;
+  for (int rep = 0; rep < 300; ++rep) {
+    const G gv[2] = {static_cast<G>(fast_grid_value(rng, W, align)),
+                     static_cast<G>(fast_grid_value(rng, H, align))};
+    int64_t want_off = -1;
+    std::vector<float> want_w;
+    const LocationKind want = expected_kind(m, p, align, H, W, gv[0], gv[1], &want_off, &want_w);
+    // 16 weights with the rows ax.w_row apart; the rest of the array is never written.
+    float ws[2][32];
+    int64_t off[2] = {-1, -1};
+    std::memset(ws, 0xA5, sizeof ws);
+    LocationKind got[2];
+    got[0] = osw::gs_exec::classify_location_scalar(ax, gv, &off[0], ws[0]);
+#if OSW_HAVE_SIMD
+    got[1] = osw::gs_exec::classify_location_simd(ax, gv, &off[1], ws[1]);
+    const int twins = 2;
+#else
+    const int twins = 1;  // the SIMD twin exists only in SIMD builds
+#endif
+    INFO(mode_name(m) << " " << pad_name(p) << " align " << align << " H " << H << " W " << W
+                      << " grid (" << static_cast<double>(gv[0]) << ", "
+                      << static_cast<double>(gv[1]) << ")");
+    for (int t = 0; t < twins; ++t) {
+      INFO((t == 0 ? "scalar twin" : "SIMD twin"));
+      REQUIRE(got[t] == want);
+      if (want != LocationKind::Fast) continue;
+      CHECK(off[t] == want_off);
+      for (int i = 0; i < n; ++i)
+        for (int k = 0; k < n; ++k)
+          CHECK(same_bits(ws[t][i * ax.w_row + k], want_w[static_cast<size_t>(i * n + k)]));
+    }
+    // Bit for bit, the whole arrays (the bytes the classifier must leave alone included).
+    if (twins == 2) {
+      CHECK(off[0] == off[1]);
+      CHECK(std::memcmp(ws[0], ws[1], sizeof ws[0]) == 0);
+    }
+    ++counts[static_cast<int>(want)];
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gridsample: the fast path's classifier twins agree bit for bit with its rules", "[gridsample]") {
+  Rng rng(21);
+  int64_t counts[3] = {0, 0, 0};
+  const int64_t sizes[] = {1, 2, 3, 4, 5, 8, 13};
+  for (GridMode m : {GridMode::Linear, GridMode::Cubic}) {
+    for (PaddingMode p : kPads) {
+      for (int align = 0; align < 2; ++align) {
+        for (int64_t H : sizes) {
+          const int64_t W = sizes[rng.range(0, 6)];
+          check_classifier<float>(rng, m, p, align != 0, H, W, counts);
+          check_classifier<double>(rng, m, p, align != 0, H, W, counts);
+        }
+      }
+    }
+  }
+  CHECK(counts[static_cast<int>(LocationKind::Zeros)] > 1000);
+  CHECK(counts[static_cast<int>(LocationKind::Fast)] > 5000);
+  CHECK(counts[static_cast<int>(LocationKind::Generic)] > 10000);
+}
+
+TEST_CASE("gridsample: the fast path's kernel twins agree bit for bit", "[gridsample]") {
+  // Blocks planned by the builder from random grids, then one channel plane computed by
+  // both kernels (and, where there is no SIMD twin, against the documented sums).
+  Rng rng(22);
+  int64_t fast_seen = 0;
+  for (GridMode m : {GridMode::Linear, GridMode::Cubic}) {
+    for (PaddingMode p : kPads) {
+      for (int rep = 0; rep < 8; ++rep) {
+        const bool align = rng.range(0, 1) != 0;
+        const int64_t H = rng.range(4, 12), W = rng.range(4, 12);
+        const int64_t Ho = rng.range(1, 9), Wo = rng.range(1, 13);
+        const Dims xd{1, 1, H, W}, gd{1, Ho, Wo, 2};
+        Vals g(static_cast<size_t>(count_of(gd)));
+        for (size_t i = 0; i < g.size(); ++i) g[i] = fast_grid_value(rng, i % 2 ? H : W, align);
+        const GridSampleAttrs a = attrs_of(m, p, align);
+        std::vector<float> x(static_cast<size_t>(H * W));
+        for (float& v : x) v = static_cast<float>(rng.uniform(-2, 2));
+        osw::TensorView X = view_of(DType::Float32, xd, x.data());
+        osw::TensorView G = view_of(DType::Float64, gd, g.data());
+        osw::TensorView Y;
+        REQUIRE(osw::gridsample_output_shape(X, G, &Y).ok());
+        Y.type = DType::Float32;
+        osw::GridSamplePlan plan;
+        REQUIRE(osw::gridsample_plan(a, X, G, Y, osw::gs::Tuning(), &plan).ok());
+        REQUIRE(plan.path == osw::GridSamplePlan::Path::Fast2d);
+        REQUIRE(plan.blocks == 1);
+        osw::GridSampleWorkspace ws;
+        osw::gs_exec::FastPlan<int32_t> fp;
+        REQUIRE(osw::gs_exec::bind_fast_plan<int32_t>(plan, 1, &ws.tables[0], &fp).ok());
+        std::vector<double> wd(static_cast<size_t>(plan.max_taps));
+        const osw::gs_exec::FastAxes ax(a, plan.geo);
+        osw::gs_exec::FastPlanBuilder<double, int32_t> builder(ax, a, plan.geo, plan.max_taps,
+                                                               wd.data(), &fp);
+        const osw::gs_exec::Block b = osw::gs_exec::fast_block_at(plan, 0);
+        builder.begin();
+        builder.add_rows(g.data(), b, 0, b.nh);
+        builder.finish();
+        fast_seen += fp.nf;
+        const float poison = -1234.5f;
+        std::vector<float> y_scalar(static_cast<size_t>(Ho * Wo), poison), y_simd = y_scalar;
+        osw::gs_exec::fast_block_scalar<int32_t>(m == GridMode::Cubic, x.data(), fp, W, y_scalar.data());
+#if OSW_HAVE_SIMD
+        osw::gs_exec::fast_block_simd<int32_t>(m == GridMode::Cubic, x.data(), fp, W, y_simd.data());
+        CHECK(std::memcmp(y_scalar.data(), y_simd.data(), y_simd.size() * sizeof(float)) == 0);
+#endif
+        // Each fast location's documented sum, and nothing else written.
+        std::vector<bool> is_fast(y_scalar.size(), false);
+        for (int64_t f = 0; f < fp.nf; ++f) is_fast[static_cast<size_t>(fp.idx[f])] = true;
+        for (int64_t j = 0; j < Ho * Wo; ++j) {
+          const double gx = g[static_cast<size_t>(2 * j)], gy = g[static_cast<size_t>(2 * j + 1)];
+          int64_t iy = 0, ix = 0;
+          double wy[4], wx[4];
+          const bool fast = fast_axis(m, p, align, H, gy, &iy, wy) && fast_axis(m, p, align, W, gx, &ix, wx);
+          REQUIRE(fast == is_fast[static_cast<size_t>(j)]);
+          const float want = fast ? canonical_sum(m == GridMode::Linear ? 2 : 4, x.data() + iy * W + ix, W, wy, wx) : poison;
+          CHECK(same_bits(y_scalar[static_cast<size_t>(j)], want));
+        }
+      }
+    }
+  }
+  CHECK(fast_seen > 300);
+}
+
+TEST_CASE("gridsample: the generic kernel's dot product twins agree bit for bit", "[gridsample]") {
+  // gather_dot_lanes is the scalar twin of gather_dot_simd: the same partial sums. Random
+  // taps (1..40 of them, so whole groups and tails), float and double weights, several X
+  // types, specials among the values; every result compared as bits, and against a sum
+  // restated here from the contract.
+  Rng rng(24);
+  [[maybe_unused]] int64_t compared = 0;
+  for (int rep = 0; rep < 3000; ++rep) {
+    const int64_t n = rng.range(1, 40);
+    std::vector<int32_t> off(static_cast<size_t>(n));
+    for (int32_t& o : off) o = static_cast<int32_t>(rng.range(0, 63));
+    std::vector<float> xf(64), wf(static_cast<size_t>(n));
+    std::vector<double> xd(64), wdv(static_cast<size_t>(n));
+    std::vector<uint8_t> xu(64);
+    const double specials[] = {NAN, INFINITY, -INFINITY, -0.0, 0.0};
+    for (size_t i = 0; i < 64; ++i) {
+      xd[i] = rng.range(0, 30) == 0 ? specials[rng.range(0, 4)] : rng.uniform(-3, 3);
+      xf[i] = static_cast<float>(xd[i]);
+      xu[i] = static_cast<uint8_t>(rng.next());
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      wdv[static_cast<size_t>(k)] = rng.uniform(-1, 1);
+      wf[static_cast<size_t>(k)] = static_cast<float>(wdv[static_cast<size_t>(k)]);
+    }
+    // The contract, restated: L partial sums from +0, combined, then the tail.
+    auto restated = [&](auto tag, const auto* x, const auto* w) {
+      using C = decltype(tag);
+      const int L = std::is_same<C, float>::value ? 4 : 2;
+      C s = 0;
+      if (n < L) {
+        for (int64_t k = 0; k < n; ++k) s += w[k] * static_cast<C>(x[off[static_cast<size_t>(k)]]);
+        return s;
+      }
+      C acc[4] = {0, 0, 0, 0};
+      const int64_t whole = n / L * L;
+      for (int64_t k = 0; k < whole; ++k) acc[k % L] = acc[k % L] + w[k] * static_cast<C>(x[off[static_cast<size_t>(k)]]);
+      s = L == 4 ? (acc[0] + acc[2]) + (acc[1] + acc[3]) : acc[0] + acc[1];
+      for (int64_t k = whole; k < n; ++k) s += w[k] * static_cast<C>(x[off[static_cast<size_t>(k)]]);
+      return s;
+    };
+    const float f_lanes = osw::gs_exec::gather_dot_lanes(xf.data(), off.data(), wf.data(), n);
+    const double d_lanes = osw::gs_exec::gather_dot_lanes(xd.data(), off.data(), wdv.data(), n);
+    const float u_lanes = osw::gs_exec::gather_dot_lanes(xu.data(), off.data(), wf.data(), n);
+    INFO(n << " taps");
+    // Bits, except that a NaN's sign and payload are not specified (wasm, SSE and the
+    // compiler's operand order may each pick another): any NaN matches any NaN.
+    auto same = [](double a, double b) {
+      return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof a) == 0;
+    };
+    CHECK(same(f_lanes, restated(0.0f, xf.data(), wf.data())));
+    CHECK(same(d_lanes, restated(0.0, xd.data(), wdv.data())));
+    CHECK(same(u_lanes, restated(0.0f, xu.data(), wf.data())));
+#if OSW_HAVE_SIMD
+    const float f_simd = osw::gs_exec::gather_dot_simd(xf.data(), off.data(), wf.data(), n);
+    const double d_simd = osw::gs_exec::gather_dot_simd(xd.data(), off.data(), wdv.data(), n);
+    const float u_simd = osw::gs_exec::gather_dot_simd(xu.data(), off.data(), wf.data(), n);
+    CHECK(same(f_lanes, f_simd));
+    CHECK(same(d_lanes, d_simd));
+    CHECK(same(u_lanes, u_simd));
+    ++compared;
+#endif
+  }
+#if OSW_HAVE_SIMD
+  CHECK(compared == 3000);
+#endif
+}
+
+// ---- plan, workspace and ranges -----------------------------------------------------------
+
+namespace {
+
+const DType kAllTypes[] = {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16,
+                           DType::Int8,    DType::UInt8,   DType::Int16,   DType::UInt16,
+                           DType::Int32,   DType::UInt32,  DType::Int64,   DType::UInt64,
+                           DType::Bool};
+
+// X of any type as bytes: float32 and float64 values in [-2, 2], random bytes otherwise
+// (any bytes are a value of an integer type; float16 and bfloat16 get NaNs and Infs too;
+// bool, any non-zero byte reads as 1).
+std::vector<unsigned char> random_x(Rng& rng, DType t, int64_t n) {
+  const size_t es = osw::dtype_size(t);
+  std::vector<unsigned char> b(static_cast<size_t>(n) * es);
+  if (t == DType::Float32 || t == DType::Float64) {
+    Vals v(static_cast<size_t>(n));
+    for (double& e : v) e = rng.uniform(-2, 2);
+    return encode(t, v);
+  }
+  for (unsigned char& c : b) c = static_cast<unsigned char>(rng.next());
+  return b;
+}
+
+// [0, S) cut into 1 to 4 random parts: the boundaries, 0 first and S last.
+std::vector<int64_t> random_cuts(Rng& rng, int64_t S) {
+  std::vector<int64_t> c{0, S};
+  const int64_t parts = std::min<int64_t>(S, rng.range(1, 4));
+  while (static_cast<int64_t>(c.size()) < parts + 1) {
+    const int64_t v = rng.range(1, std::max<int64_t>(1, S - 1));
+    if (std::find(c.begin(), c.end(), v) == c.end() && v < S) c.push_back(v);
+  }
+  std::sort(c.begin(), c.end());
+  return c;
+}
+
+// Whether output location j of a batch item lies in block k of the plan (GridSamplePlan's
+// description of its blocks).
+bool in_block(const osw::GridSamplePlan& plan, int64_t k, int64_t j) {
+  if (plan.path != osw::GridSamplePlan::Path::Fast2d) return j / plan.block == k;
+  const int64_t r = j / plan.geo.out_w, c = j % plan.geo.out_w;
+  return r / plan.th == k / plan.blocks_w && c / plan.tw == k % plan.blocks_w;
+}
+
+struct RangeCase {
+  GridSampleAttrs attrs;
+  DType xt, gt;
+  Dims xd, gd;
+  std::vector<unsigned char> x, g;
+  osw::gs::Tuning tuning;
+};
+
+// Y of the case, poisoned (0xA5 bytes), then the part `range` of it run with ws.
+osw::Status run_part(const RangeCase& c, const osw::GridSamplePlan& plan,
+                     const osw::GridSampleRange& range, osw::GridSampleWorkspace* ws,
+                     std::vector<unsigned char>* yb) {
+  std::vector<unsigned char> xb = c.x, gb = c.g;
+  osw::TensorView X = view_of(c.xt, c.xd, xb.empty() ? nullptr : xb.data());
+  osw::TensorView G = view_of(c.gt, c.gd, gb.empty() ? nullptr : gb.data());
+  osw::TensorView Y;
+  REQUIRE(osw::gridsample_output_shape(X, G, &Y).ok());
+  Y.type = c.xt;
+  Y.data = yb->empty() ? nullptr : yb->data();
+  return osw::gridsample_run(plan, range, X, G, &Y, ws);
+}
+
+// Runs the case whole (gridsample_tuned) and as random parts, each with its own workspace
+// and in reverse order, and once more as the same parts through one workspace that earlier
+// (other) runs left dirty; all three must give the same bytes. Then one random part alone
+// must write exactly its own elements. Returns the plan's path.
+osw::GridSamplePlan::Path check_ranges(Rng& rng, const RangeCase& c, osw::GridSampleWorkspace* dirty) {
+  std::vector<unsigned char> xb = c.x, gb = c.g;
+  osw::TensorView X = view_of(c.xt, c.xd, xb.empty() ? nullptr : xb.data());
+  osw::TensorView G = view_of(c.gt, c.gd, gb.empty() ? nullptr : gb.data());
+  osw::TensorView Y;
+  REQUIRE(osw::gridsample_output_shape(X, G, &Y).ok());
+  Y.type = c.xt;
+  const size_t es = osw::dtype_size(c.xt);
+  const size_t y_bytes = static_cast<size_t>(Y.elements()) * es;
+  std::vector<unsigned char> whole(y_bytes, 0xA5);
+  Y.data = whole.empty() ? nullptr : whole.data();
+  REQUIRE(osw::gs::gridsample_tuned(c.attrs, X, G, &Y, c.tuning).ok());
+
+  osw::GridSamplePlan plan;
+  REQUIRE(osw::gridsample_plan(c.attrs, X, G, Y, c.tuning, &plan).ok());
+  const osw::GridSampleRange all = osw::gridsample_whole(plan);
+  CHECK(all.n_end == plan.geo.n);
+  CHECK(all.c_end == plan.geo.c);
+  CHECK(all.block_end == plan.blocks);
+  const std::vector<int64_t> nc = random_cuts(rng, plan.geo.n), bc = random_cuts(rng, plan.blocks),
+                             cc = random_cuts(rng, plan.geo.c);
+  std::vector<osw::GridSampleRange> parts;
+  for (size_t i = 0; i + 1 < nc.size(); ++i)
+    for (size_t k = 0; k + 1 < bc.size(); ++k)
+      for (size_t h = 0; h + 1 < cc.size(); ++h)
+        parts.push_back(osw::GridSampleRange{nc[i], nc[i + 1], bc[k], bc[k + 1], cc[h], cc[h + 1]});
+  INFO("X " << osw::dtype_name(c.xt) << dims_str(c.xd) << " grid " << osw::dtype_name(c.gt)
+            << dims_str(c.gd) << " " << mode_name(c.attrs.mode) << " " << pad_name(c.attrs.padding)
+            << " align " << c.attrs.align_corners << " rounding " << c.attrs.integer_rounding
+            << " tuning block " << c.tuning.block << " path " << static_cast<int>(plan.path)
+            << ", " << plan.blocks << " blocks, " << parts.size() << " parts");
+
+  std::vector<unsigned char> split(y_bytes, 0xA5), shared(y_bytes, 0xA5);
+  std::vector<osw::GridSampleWorkspace> own(parts.size());
+  for (size_t i = parts.size(); i-- > 0;) REQUIRE(run_part(c, plan, parts[i], &own[i], &split).ok());
+  CHECK(split == whole);
+  for (const osw::GridSampleRange& r : parts) REQUIRE(run_part(c, plan, r, dirty, &shared).ok());
+  CHECK(shared == whole);
+
+  // One part alone: its elements as in the whole run, every other byte still poison.
+  const osw::GridSampleRange one = parts[static_cast<size_t>(rng.range(0, static_cast<int64_t>(parts.size()) - 1))];
+  std::vector<unsigned char> alone(y_bytes, 0xA5);
+  osw::GridSampleWorkspace ws;
+  REQUIRE(run_part(c, plan, one, &ws, &alone).ok());
+  const int64_t out_size = plan.geo.out_size;
+  int64_t bad = -1;
+  for (int64_t e = 0; e < static_cast<int64_t>(y_bytes / es) && bad < 0; ++e) {
+    const int64_t j = e % out_size, ch = (e / out_size) % plan.geo.c, n = e / out_size / plan.geo.c;
+    bool inside = n >= one.n_begin && n < one.n_end && ch >= one.c_begin && ch < one.c_end;
+    bool in_some_block = false;
+    for (int64_t k = one.block_begin; inside && k < one.block_end && !in_some_block; ++k)
+      in_some_block = in_block(plan, k, j);
+    inside = inside && in_some_block;
+    const size_t at = static_cast<size_t>(e) * es;
+    for (size_t i = 0; i < es; ++i) {
+      if (alone[at + i] != (inside ? whole[at + i] : 0xA5)) bad = e;
+    }
+  }
+  INFO("one part: n [" << one.n_begin << ", " << one.n_end << ") blocks [" << one.block_begin
+                       << ", " << one.block_end << ") channels [" << one.c_begin << ", "
+                       << one.c_end << "): first wrong element " << bad);
+  CHECK(bad == -1);
+  return plan.path;
+}
+
+}  // namespace
+
+TEST_CASE("gridsample: a run split into ranges, each with its own workspace, gives the whole run's bytes", "[gridsample]") {
+  Rng rng(23);
+  osw::GridSampleWorkspace dirty;  // shared by every case: left dirty by the one before
+  int64_t paths[4] = {0, 0, 0, 0};
+  for (int r = 1; r <= 4; ++r) {
+    for (GridMode m : kModes) {
+      for (PaddingMode p : kPads) {
+        const int reps = r == 2 ? 6 : 2;
+        for (int rep = 0; rep < reps; ++rep) {
+          RangeCase c;
+          c.attrs = attrs_of(m, p, rng.range(0, 1) != 0);
+          // 2-D: float32 X half the time (the fast path), else any type.
+          c.xt = r == 2 && rep % 2 == 0 ? DType::Float32 : kAllTypes[rng.range(0, 12)];
+          c.gt = rng.range(0, 1) ? DType::Float32 : DType::Float64;
+          if (c.xt != DType::Float32 && c.xt != DType::Float64)
+            c.attrs.integer_rounding = static_cast<int32_t>(rng.range(0, 2));
+          const int64_t max_in = r <= 2 ? 7 : 3, max_out = r == 1 ? 40 : r == 2 ? 13 : 4;
+          c.xd = {rng.range(1, 3), rng.range(1, 4)};
+          c.gd = {c.xd[0]};
+          for (int a = 0; a < r; ++a) c.xd.push_back(rng.range(1, max_in));
+          for (int a = 0; a < r; ++a) c.gd.push_back(rng.range(1, max_out));
+          c.gd.push_back(r);
+          // Sometimes X with a spatial length 0 (zeros padding only).
+          if (p == PaddingMode::Zeros && rep == 1) c.xd[2] = 0;
+          c.x = random_x(rng, c.xt, count_of(c.xd));
+          Vals g(static_cast<size_t>(count_of(c.gd)));
+          for (size_t i = 0; i < g.size(); ++i) {
+            const int64_t L = std::max<int64_t>(1, c.xd[2 + (r - 1 - static_cast<int>(i % r))]);
+            g[i] = r == 2 ? fast_grid_value(rng, L, c.attrs.align_corners)
+                          : random_grid_value(rng, L, c.attrs.align_corners);
+          }
+          c.g = encode(c.gt, as_type(c.gt, g));
+          // Blocks of a few locations, so that there are many (and default blocks too).
+          const int64_t blocks[] = {0, 1, 2, 3, 5, 7, 16};
+          c.tuning.block = blocks[rng.range(0, 6)];
+          c.tuning.wide_offsets = rng.range(0, 3) == 0;
+          ++paths[static_cast<int>(check_ranges(rng, c, &dirty))];
+        }
+      }
+    }
+  }
+  CHECK(paths[static_cast<int>(osw::GridSamplePlan::Path::EmptyInput)] > 0);
+  CHECK(paths[static_cast<int>(osw::GridSamplePlan::Path::Generic)] > 20);
+  CHECK(paths[static_cast<int>(osw::GridSamplePlan::Path::Fast2d)] > 10);
+  CHECK(dirty.bytes() > 0);
+  dirty.reset();
+  CHECK(dirty.bytes() == 0);
+}
+
+TEST_CASE("gridsample: a range outside the plan is refused; an empty one writes nothing", "[gridsample]") {
+  const Dims xd{2, 3, 4, 5}, gd{2, 3, 3, 2};
+  Vals x(static_cast<size_t>(count_of(xd)), 1.0), g(static_cast<size_t>(count_of(gd)), 0.25);
+  std::vector<unsigned char> xb = encode(DType::Float32, x), gb = encode(DType::Float32, g);
+  osw::TensorView X = view_of(DType::Float32, xd, xb.data()), G = view_of(DType::Float32, gd, gb.data());
+  osw::TensorView Y;
+  REQUIRE(osw::gridsample_output_shape(X, G, &Y).ok());
+  Y.type = DType::Float32;
+  std::vector<unsigned char> yb(static_cast<size_t>(Y.elements()) * 4, 0xA5);
+  Y.data = yb.data();
+  osw::GridSamplePlan plan;
+  REQUIRE(osw::gridsample_plan(attrs_of(GridMode::Linear, PaddingMode::Zeros, false), X, G, Y,
+                               osw::gs::Tuning(), &plan).ok());
+  osw::GridSampleWorkspace ws;
+  const osw::GridSampleRange all = osw::gridsample_whole(plan);
+  for (int field = 0; field < 6; ++field) {
+    for (int64_t delta : {-1, 1}) {
+      osw::GridSampleRange r = all;
+      int64_t* f[] = {&r.n_begin, &r.n_end, &r.block_begin, &r.block_end, &r.c_begin, &r.c_end};
+      // begin - 1 or end + 1: outside; begin + 1 past end, or end - 1 below begin where
+      // the part is one long: a negative length.
+      *f[field] += (field % 2 == 0) ? (delta < 0 ? -1 : all.n_end + all.block_end + all.c_end)
+                                    : (delta > 0 ? 1 : -(all.n_end + all.block_end + all.c_end));
+      const osw::Status st = osw::gridsample_run(plan, r, X, G, &Y, &ws);
+      INFO("field " << field << " delta " << delta);
+      CHECK(st.kind == osw::ErrorKind::RangeError);
+    }
+  }
+  osw::GridSampleRange empty = all;
+  empty.c_end = empty.c_begin;
+  REQUIRE(osw::gridsample_run(plan, empty, X, G, &Y, &ws).ok());
+  CHECK(std::all_of(yb.begin(), yb.end(), [](unsigned char b) { return b == 0xA5; }));
+  CHECK(ws.bytes() == 0);
 }
