@@ -2,7 +2,9 @@
 //
 // scripts/build.mjs wraps this file into dist/index.cjs (Node, CommonJS) and
 // dist/browser.mjs (ES module): each wrapper defines `loadModule(options)`, which returns a
-// promise of the Emscripten module, and exports what `makeApi(loadModule)` returns.
+// promise of a fresh instance of the Emscripten module on every call (options: the checked
+// { wasmBinary (a Uint8Array), wasmUrl (a string) }, each only when given), and exports what
+// `makeApi(loadModule)` returns. Each sampler owns the instance it was created with.
 //
 // What this layer owns (STYLE habits 7-9): it validates every argument once, at the edge,
 // throwing TypeError for a wrong kind of argument and RangeError for a bad shape or value,
@@ -38,6 +40,8 @@ function makeApi(loadModule) {
 
   function describe(v) {
     if (v === null) return 'null';
+    if (v === undefined) return 'undefined';
+    if (typeof v === 'function') return 'a function';
     if (Array.isArray(v)) return 'an array';
     if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
     if (typeof v === 'object') return 'an object';
@@ -102,11 +106,14 @@ function makeApi(loadModule) {
     return v;
   }
 
+  // A flag: true/false, or the ONNX attribute's 0/1.
   function checkBool01(v, what) {
     if (typeof v === 'boolean') return v ? 1 : 0;
-    const i = checkInt(v, what);
-    if (i !== 0 && i !== 1) throw new RangeError(`${what}: expected 0 or 1, got ${i}`);
-    return i;
+    if (v === 1 || v === 1n) return 1;
+    if (v === 0 || v === 0n) return 0;  // -0 too
+    if (typeof v === 'number' || typeof v === 'bigint')
+      throw new RangeError(`${what}: expected true or false (or 0 or 1), got ${v}`);
+    throw new TypeError(`${what}: expected true or false (or 0 or 1), got ${describe(v)}`);
   }
 
   function checkEnum(v, what, table) {
@@ -137,7 +144,8 @@ function makeApi(loadModule) {
     if (t === null || typeof t !== 'object' || ArrayBuffer.isView(t))
       throw new TypeError(`${what}: expected a tensor { type, dims, data }, got ${describe(t)}`);
     if (t instanceof WasmTensor) {
-      if (t.disposed) throw new RangeError(`${what}: the tensor was disposed`);
+      if (t._owner._M === null) throw new Error(`${what}: ${DISPOSED}`);
+      if (t._ptr === 0) throw new RangeError(`${what}: the tensor was disposed`);
       // type and dims are fixed at creation, so the checked form is made once (see the
       // constructor); data is a view created on demand (only roi/scales/sizes and grids ever
       // read it in JS).
@@ -214,10 +222,12 @@ function makeApi(loadModule) {
     return { type: 'float32', dims: v.dims, data, info: TYPES.float32, size: v.size };
   }
 
-  // A tensor whose data lives in the module's memory (sampler.tensor()).
+  // A tensor whose data lives in its sampler's wasm memory (sampler.tensor()). It holds the
+  // sampler, not the module: once the sampler is disposed, a tensor kept alive does not keep
+  // the module and its memory alive with it.
   class WasmTensor {
-    constructor(M, type, dims, ptr, size) {
-      this._M = M;
+    constructor(owner, type, dims, ptr, size) {
+      this._owner = owner;
       this._ptr = ptr;
       this._size = size;
       this._type = type;          // private copies the core relies on: a user who manages to
@@ -230,17 +240,23 @@ function makeApi(loadModule) {
       this._checked = { type, dims: this._dims, data: null, info: TYPES[type], size, wasm: this, tensor: this };
     }
     get data() {
+      const M = this._owner._M;
+      if (M === null) throw new Error(`tensor: ${DISPOSED}`);
       if (!this._ptr) throw new RangeError('tensor: used after dispose()');
       const info = TYPES[this._type];
       const Ctor = info.arrays[0];
-      return new Ctor(this._M.HEAPU8.buffer, this._ptr, this._size);
+      return new Ctor(M.HEAPU8.buffer, this._ptr, this._size);
     }
-    get disposed() { return this._ptr === 0; }
+    // Its memory is gone once it or its sampler was disposed.
+    get disposed() { return this._ptr === 0 || this._owner._M === null; }
     dispose() {
-      if (this._ptr) this._M._osw_free(this._ptr);
+      const M = this._owner._M;
+      if (this._ptr && M !== null) M._osw_free(this._ptr);
       this._ptr = 0;
     }
   }
+
+  const DISPOSED = 'its sampler was disposed (sampler.dispose()); create a new one with createSampler()';
 
   // ---------------------------------------------------------------- operator tables
 
@@ -315,35 +331,56 @@ function makeApi(loadModule) {
 
   // ---------------------------------------------------------------- the sampler
 
-  let modulePromise = null;
-
   // Default limit on what one call may allocate in wasm memory: 2 GiB, what a wasm32 heap
   // can give in practice (its addresses stop at 4 GiB and inputs need room too).
   const DEFAULT_MAX_BYTES = 2 ** 31;
   const SMALL_TEMP = 4096;  // bytes of each of the module's blocks for small temporaries
 
+  const CREATE_OPTIONS = ['wasmUrl', 'wasmBinary', 'maxBytes'];
+
+  // Each sampler has a module instance of its own (loadModule returns a fresh one on every
+  // call; the loaders keep the compiled WebAssembly.Module, so later ones are cheap): its
+  // dispose() then frees exactly its memory, and a failed load leaves nothing behind.
   async function createSampler(options) {
-    if (options !== undefined && (options === null || typeof options !== 'object'))
+    if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
       throw new TypeError(`createSampler: options must be an object, got ${describe(options)}`);
-    const o = options || {};
+    const o = checkOptions(options, 'createSampler', CREATE_OPTIONS);
     let maxBytes = DEFAULT_MAX_BYTES;
     if (o.maxBytes !== undefined) {
       maxBytes = checkInt(o.maxBytes, 'createSampler: maxBytes');
       if (maxBytes < 1) throw new RangeError(`createSampler: maxBytes must be positive, got ${maxBytes}`);
     }
-    if (!modulePromise) {
-      modulePromise = Promise.resolve().then(() => loadModule(o));
-      modulePromise.catch(() => { modulePromise = null; });
+    // What the loader gets: only the checked options, in one form each.
+    const load = {};
+    if (o.wasmBinary !== undefined) {
+      const b = o.wasmBinary;
+      if (ArrayBuffer.isView(b)) load.wasmBinary = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      else if (/^\[object (Shared)?ArrayBuffer\]$/.test(Object.prototype.toString.call(b))) load.wasmBinary = new Uint8Array(b);
+      else throw new TypeError(`createSampler: wasmBinary: expected the .wasm bytes (an ArrayBuffer or Uint8Array), got ${describe(b)}`);
     }
-    const M = await modulePromise;
+    if (o.wasmUrl !== undefined) {
+      const u = o.wasmUrl;
+      if (typeof u === 'string') load.wasmUrl = u;
+      else if (u !== null && typeof u === 'object' && typeof u.href === 'string') load.wasmUrl = u.href;
+      else throw new TypeError(`createSampler: wasmUrl: expected a string or a URL, got ${describe(u)}`);
+    }
+    const M = await loadModule(load);
     return new Sampler(M, maxBytes);
   }
 
   class Sampler {
     constructor(M, maxBytes) {
-      this._M = M;
+      this._M = M;  // null once disposed
       this._maxBytes = maxBytes;
       this._blockPtr = M.paramBlock() >>> 0;
+      // The module is this sampler's own: its allocation limit is set once.
+      M._osw_set_allocation_limit(maxBytes);
+      // Three blocks of SMALL_TEMP bytes for small temporaries (see _temp), made on first use.
+      this._small = [0, 0, 0];
+      this._blockBuf = this._blockView = this._heapBuf = this._heaps = null;
+      // The methods are bound, so `const { resize } = sampler` works.
+      for (const name of publicMethods())
+        Object.defineProperty(this, name, { value: this[name].bind(this), writable: true, configurable: true });
       this._S = {
         OP: M.SLOT_OP, X_TYPE: M.SLOT_X_TYPE, RANK: M.SLOT_RANK, MODE: M.SLOT_MODE,
         COORD: M.SLOT_COORD, NEAREST: M.SLOT_NEAREST, CUBIC_A: M.SLOT_CUBIC_A,
@@ -368,13 +405,23 @@ function makeApi(loadModule) {
       return this._blockView;
     }
 
-    // The core's allocation limit is this sampler's maxBytes. Samplers share the module,
-    // so the limit last sent is kept on it, and sent again only when it differs.
-    _sendLimit() {
-      const M = this._M;
-      if (M.oswLimitSent === this._maxBytes) return;
-      M._osw_set_allocation_limit(this._maxBytes);
-      M.oswLimitSent = this._maxBytes;
+    // Every public method starts here: a disposed sampler has no module.
+    _live() {
+      if (this._M === null) throw new Error(`sampler: ${DISPOSED}`);
+    }
+
+    // Frees the module instance: every reference to it and to its memory is dropped, so
+    // the garbage collector can take both. Idempotent; later calls throw.
+    dispose() {
+      this._M = null;
+      this._blockBuf = this._blockView = this._heapBuf = this._heaps = null;
+      this._small = [0, 0, 0];
+    }
+
+    // The bytes of wasm memory this sampler's module instance holds (its whole heap, which
+    // only grows while the instance lives); 0 once disposed.
+    get memoryBytes() {
+      return this._M === null ? 0 : this._M.HEAPU8.buffer.byteLength;
     }
 
     _check(status) {
@@ -393,21 +440,18 @@ function makeApi(loadModule) {
     }
 
     // Memory for one of a call's temporaries (slot 0: X, 1: grid, 2: Y). Small ones use
-    // three blocks of SMALL_TEMP bytes allocated once per module (samplers share it, and a
-    // call never runs inside another), so small calls make no malloc/free round trips;
-    // larger ones are allocated here and freed by _freeTemp(), which leaves the blocks.
+    // three blocks of SMALL_TEMP bytes allocated once per sampler (a call never runs inside
+    // another), so small calls make no malloc/free round trips; larger ones are allocated
+    // here and freed by _freeTemp(), which leaves the blocks.
     _temp(bytes, what, slot) {
       if (bytes > SMALL_TEMP || SMALL_TEMP > this._maxBytes) return this._alloc(bytes, what);
-      const M = this._M;
-      if (!M.oswSmallTemps) M.oswSmallTemps = [0, 0, 0];
-      const small = M.oswSmallTemps;
+      const small = this._small;
       if (small[slot] === 0) small[slot] = this._alloc(SMALL_TEMP, what);
       return small[slot];
     }
 
     _freeTemp(p) {
-      const small = this._M.oswSmallTemps;
-      if (!small || !small.includes(p)) this._M._osw_free(p);
+      if (!this._small.includes(p)) this._M._osw_free(p);
     }
 
     // Wasm memory as an array of Ctor's elements. Kept until memory grows (growth detaches
@@ -434,10 +478,11 @@ function makeApi(loadModule) {
       const p = this._temp(bytes, what, slot);
       try {
         const A = v.info.arrays[0];
-        if (typedArrayName(v.data) === A.name && p % v.info.bytes === 0) {
-          this._heap(A).set(v.data, p / v.info.bytes);
+        const data = v.wasm ? v.wasm.data : v.data;  // another sampler's tensor: its view
+        if (typedArrayName(data) === A.name && p % v.info.bytes === 0) {
+          this._heap(A).set(data, p / v.info.bytes);
         } else {
-          this._heap(Uint8Array).set(new Uint8Array(v.data.buffer, v.data.byteOffset, bytes), p);
+          this._heap(Uint8Array).set(new Uint8Array(data.buffer, data.byteOffset, bytes), p);
         }
       } catch (e) {
         // A buffer detached or resized after the checks: free, then report.
@@ -482,8 +527,9 @@ function makeApi(loadModule) {
     }
 
     // Runs a planned call: the output dims are in the parameter block. Inputs that live in
-    // this module's memory (sampler.tensor) are used in place; others are copied in. The
-    // result goes to `target` when given (in place for a wasm tensor), else to a new tensor.
+    // this sampler's memory (its sampler.tensor()s) are used in place; others (arrays, and
+    // another sampler's tensors) are copied in. The result goes to `target` when given (in
+    // place for one of this sampler's tensors), else to a new tensor.
     _execute(x, grid, target, op) {
       const M = this._M;
       const out = this._readOutDims(this._block());
@@ -494,11 +540,11 @@ function makeApi(loadModule) {
           if (target.type !== x.type) throw new TypeError(`output: expected a '${x.type}' tensor (the type of X), got '${target.type}'`);
           if (target.dims.length !== out.dims.length || target.dims.some((d, i) => d !== out.dims[i]))
             throw new RangeError(`output: expected dims [${out.dims.join(', ')}], got [${target.dims.join(', ')}]`);
-          yWasm = target.wasm;
+          if (target.wasm && target.wasm._owner === this) yWasm = target.wasm;
         }
-        if (x.wasm) xp = x.wasm._ptr; else { xp = this._copyIn(x, 'X', 0); xTemp = true; }
+        if (x.wasm && x.wasm._owner === this) xp = x.wasm._ptr; else { xp = this._copyIn(x, 'X', 0); xTemp = true; }
         if (grid) {
-          if (grid.wasm) gp = grid.wasm._ptr; else { gp = this._copyIn(grid, 'grid', 1); gTemp = true; }
+          if (grid.wasm && grid.wasm._owner === this) gp = grid.wasm._ptr; else { gp = this._copyIn(grid, 'grid', 1); gTemp = true; }
         }
         if (yWasm) {
           yp = yWasm._ptr;
@@ -514,7 +560,8 @@ function makeApi(loadModule) {
         if (!target) return this._copyOut(x, out.dims, yp, out.n);
         if (!yWasm) {
           const bytes = out.n * x.info.bytes;
-          new Uint8Array(target.data.buffer, target.data.byteOffset, bytes).set(new Uint8Array(M.HEAPU8.buffer, yp, bytes));
+          const data = target.wasm ? target.wasm.data : target.data;
+          new Uint8Array(data.buffer, data.byteOffset, bytes).set(new Uint8Array(M.HEAPU8.buffer, yp, bytes));
         }
         return target.tensor;
       } finally {
@@ -529,6 +576,7 @@ function makeApi(loadModule) {
     // A tensor allocated in wasm memory. Its `data` is a view created afresh on each access
     // (memory may grow and detach old views); dispose() frees it.
     tensor(type, dims) {
+      this._live();
       if (typeof type !== 'string') throw new TypeError(`tensor: type must be a string, got ${describe(type)}`);
       const info = TYPES[type];
       if (!info) throw new TypeError(`tensor: unsupported type '${type}'${didYouMean(type, Object.keys(TYPES))}`);
@@ -539,10 +587,13 @@ function makeApi(loadModule) {
       });
       if (d.length > this._S.MAX_RANK) throw new RangeError(`tensor: rank must be at most ${this._S.MAX_RANK}, got ${d.length}`);
       const n = d.reduce((a, b) => a * b, 1);
-      if (!Number.isSafeInteger(n * info.bytes) || n * info.bytes > 0xffffffff)
+      const bytes = n * info.bytes;
+      if (!Number.isSafeInteger(bytes))
         throw new RangeError(`tensor: [${d.join(', ')}] x ${info.bytes} bytes does not fit in wasm memory`);
-      const ptr = this._alloc(n * info.bytes, 'tensor');
-      return new WasmTensor(this._M, type, d, ptr, n);
+      if (bytes > 0xffffffff && bytes <= this._maxBytes)
+        throw new RangeError(`tensor: needs ${bytes} bytes, more than wasm memory can hold (4 GiB)`);
+      const ptr = this._alloc(bytes, 'tensor');  // over maxBytes: "needs N bytes" with the limit
+      return new WasmTensor(this, type, d, ptr, n);
     }
 
     // p: normalised Resize parameters. Returns the output tensor.
@@ -573,7 +624,6 @@ function makeApi(loadModule) {
       if (p.sizes) for (let i = 0; i < n; i++) b[S.SIZES + i] = p.sizes[i];
       b[S.HAS_ROI] = p.roi ? 1 : 0;
       if (p.roi) for (let i = 0; i < 2 * n; i++) b[S.ROI + i] = p.roi[i];
-      this._sendLimit();
       this._check(M._osw_plan_resize());
       return this._execute(x, null, target, OP_RESIZE);
     }
@@ -593,7 +643,6 @@ function makeApi(loadModule) {
       b[S.GRID_TYPE] = grid.info.code;
       b[S.GRID_RANK] = grid.dims.length;
       for (let i = 0; i < grid.dims.length; i++) b[S.GRID_DIMS + i] = grid.dims[i];
-      this._sendLimit();
       this._check(M._osw_plan_grid_sample());
       return this._execute(x, grid, target, OP_GRID_SAMPLE);
     }
@@ -604,6 +653,7 @@ function makeApi(loadModule) {
 
     // Like run, writing the output into outputs[0]; returns outputs.
     runInto(node, inputs, outputs) {
+      this._live();
       if (!Array.isArray(outputs) || outputs.length !== 1)
         throw new TypeError(`outputs: expected an array of one output tensor, got ${describe(outputs)}`);
       this._runNode(node, inputs, checkTensor(outputs[0], 'outputs[0]'));
@@ -611,6 +661,7 @@ function makeApi(loadModule) {
     }
 
     _runNode(node, inputs, target) {
+      this._live();
       if (node === null || typeof node !== 'object')
         throw new TypeError(`run: expected a node { opType, opset, attributes }, got ${describe(node)}`);
       const { opType, opset } = node;
@@ -779,9 +830,10 @@ function makeApi(loadModule) {
 
     // Like resize, writing into `output` (a tensor of the right type and dims, e.g. from
     // sampler.tensor()); returns it.
-    resizeInto(x, output, options) { return this._resizeOpts(x, options, checkTensor(output, 'output')); }
+    resizeInto(x, output, options) { this._live(); return this._resizeOpts(x, options, checkTensor(output, 'output')); }
 
     _resizeOpts(x, options, target) {
+      this._live();
       const o = checkOptions(options, 'resize', RESIZE_OPTIONS);
       const xt = checkTensor(x, 'x');
       this._checkRank(xt, 'x', 1);
@@ -822,9 +874,10 @@ function makeApi(loadModule) {
     // Upsample-9 semantics: nearest (floor) or linear, asymmetric coordinates, scales >= 1.
     upsample(x, options) { return this._upsampleOpts(x, options, null); }
 
-    upsampleInto(x, output, options) { return this._upsampleOpts(x, options, checkTensor(output, 'output')); }
+    upsampleInto(x, output, options) { this._live(); return this._upsampleOpts(x, options, checkTensor(output, 'output')); }
 
     _upsampleOpts(x, options, target) {
+      this._live();
       const o = checkOptions(options, 'upsample', ['scales', 'mode', 'compat']);
       const xt = checkTensor(x, 'x');
       this._checkRank(xt, 'x', 1);
@@ -839,9 +892,10 @@ function makeApi(loadModule) {
     // 'border' | 'reflection', alignCorners boolean.
     gridSample(x, grid, options) { return this._gridSampleOpts(x, grid, options, null); }
 
-    gridSampleInto(x, grid, output, options) { return this._gridSampleOpts(x, grid, options, checkTensor(output, 'output')); }
+    gridSampleInto(x, grid, output, options) { this._live(); return this._gridSampleOpts(x, grid, options, checkTensor(output, 'output')); }
 
     _gridSampleOpts(x, grid, options, target) {
+      this._live();
       const o = checkOptions(options, 'gridSample', ['mode', 'paddingMode', 'alignCorners', 'compat']);
       const p = {
         mode: enumOpt(o, 'mode', 'linear', GRID_MODES_20),
@@ -892,6 +946,18 @@ function makeApi(loadModule) {
   // bindings/image.js, when built in, adds the image helpers (ImageData <-> tensor).
   if (typeof installImageHelpers === 'function')
     installImageHelpers(Sampler, { checkTensor, checkOptions, checkEnum, checkNumber, checkInt, describe, TYPES });
+
+  // The sampler's public methods (image helpers included), which each sampler binds.
+  let publicNames = null;
+  function publicMethods() {
+    if (publicNames === null) {
+      publicNames = Object.getOwnPropertyNames(Sampler.prototype).filter((n) => {
+        const d = Object.getOwnPropertyDescriptor(Sampler.prototype, n);
+        return n !== 'constructor' && n[0] !== '_' && typeof d.value === 'function';
+      });
+    }
+    return publicNames;
+  }
 
   return { createSampler, TENSOR_TYPES: Object.freeze(Object.keys(TYPES)) };
 }
