@@ -283,26 +283,199 @@ function makeApi(loadModule) {
     return out;
   }
 
-  // Resize versions: the attributes each knows and the values it allows.
+  // The operator versions that make Resize parameters: the ONNX attributes each knows (or,
+  // for resize() and upsample(), the options), the values it allows, the parameters it fixes
+  // (the others not known take their defaults), which input holds each list (scalesOnly:
+  // scales is the only one and is required), and, for Upsample, the smallest scale.
+  // (One shape for all, so the per-call reads of these fields stay fast.)
+  function version(v) {
+    return {
+      name: v.name, attrs: v.attrs || null, options: v.options || null, modes: v.modes, coords: v.coords || null,
+      inputs: v.inputs || {}, fixed: v.fixed || {}, scalesOnly: !!v.scalesOnly, minScale: v.minScale || 0, axes: !!v.axes,
+      onnxKeys: null, optionKeys: null, defaults: null,  // made once by versionTables()
+    };
+  }
+  const UPSAMPLE_MODES = pick(RESIZE_MODES, ['nearest', 'linear']);
   const RESIZE_VERSIONS = {
-    10: { attrs: ['mode'], modes: pick(RESIZE_MODES, ['nearest', 'linear']) },
-    11: {
+    10: version({
+      name: 'Resize-10', attrs: ['mode'], modes: UPSAMPLE_MODES, scalesOnly: true, inputs: { scales: 1 },
+      fixed: { coord: COORD_MODES.asymmetric, nearest: NEAREST_OPSET10 },
+    }),
+    11: version({
+      name: 'Resize-11',
       attrs: ['mode', 'coordinate_transformation_mode', 'cubic_coeff_a', 'exclude_outside', 'extrapolation_value', 'nearest_mode'],
       modes: RESIZE_MODES,
       coords: pick(COORD_MODES, ['half_pixel', 'pytorch_half_pixel', 'align_corners', 'asymmetric', 'tf_half_pixel_for_nn', 'tf_crop_and_resize']),
-    },
-    18: {
+      inputs: { roi: 1, scales: 2, sizes: 3 },
+    }),
+    18: version({
+      name: 'Resize-18',
       attrs: ['mode', 'coordinate_transformation_mode', 'cubic_coeff_a', 'exclude_outside', 'extrapolation_value', 'nearest_mode', 'antialias', 'axes', 'keep_aspect_ratio_policy'],
       modes: RESIZE_MODES,
       coords: pick(COORD_MODES, ['half_pixel', 'pytorch_half_pixel', 'align_corners', 'asymmetric', 'tf_crop_and_resize']),
-    },
-    19: {
+      inputs: { roi: 1, scales: 2, sizes: 3 }, axes: true,
+    }),
+    19: version({
+      name: 'Resize-19',
       attrs: ['mode', 'coordinate_transformation_mode', 'cubic_coeff_a', 'exclude_outside', 'extrapolation_value', 'nearest_mode', 'antialias', 'axes', 'keep_aspect_ratio_policy'],
       modes: RESIZE_MODES,
       coords: pick(COORD_MODES, ['half_pixel', 'half_pixel_symmetric', 'pytorch_half_pixel', 'align_corners', 'asymmetric', 'tf_crop_and_resize']),
-    },
+      inputs: { roi: 1, scales: 2, sizes: 3 }, axes: true,
+    }),
   };
   RESIZE_VERSIONS[13] = RESIZE_VERSIONS[11];
+  // resize(): the latest opset's semantics; every attribute is an option (the list is the
+  // parameter block's, see blockSpec), and compat.
+  const RESIZE_OPTIONS_VERSION = version({ ...RESIZE_VERSIONS[19], name: 'resize', attrs: null });
+  // Upsample = Resize with asymmetric coordinates and floor for nearest (row 14); scales >= 1.
+  const UPSAMPLE_FIXED = { coord: COORD_MODES.asymmetric, nearest: NEAREST_MODES.floor };
+  const UPSAMPLE_VERSIONS = {
+    7: version({ name: 'Upsample-7', attrs: ['mode', 'scales'], modes: UPSAMPLE_MODES, scalesOnly: true, minScale: 1, fixed: UPSAMPLE_FIXED }),
+    9: version({ name: 'Upsample-9', attrs: ['mode'], modes: UPSAMPLE_MODES, scalesOnly: true, minScale: 1, fixed: UPSAMPLE_FIXED, inputs: { scales: 1 } }),
+  };
+  const UPSAMPLE_OPTIONS_VERSION = version({ ...UPSAMPLE_VERSIONS[9], name: 'upsample', attrs: null, options: ['scales', 'mode', 'compat'] });
+
+  // The kinds of check a Resize attribute's value gets (param_block.h names one per
+  // attribute); V is the operator version in force, for the values it allows. numeric: the
+  // default in the table is a number.
+  const CHECKS = {
+    mode: { check: (v, what, V) => checkEnum(v, what, V.modes) },
+    coord: { check: (v, what, V) => checkEnum(v, what, V.coords) },
+    nearest: { check: (v, what) => checkEnum(v, what, NEAREST_MODES) },
+    policy: { check: (v, what) => checkEnum(v, what, POLICIES) },
+    compat: { check: (v, what) => checkEnum(v, what, COMPATS) },
+    finite: { numeric: true, check: checkFinite },
+    flag: { numeric: true, check: checkBool01 },
+    float32: { numeric: true, check: (v, what) => Math.fround(checkNumber(v, what)) },
+  };
+
+  // The module's description of the parameter block (bindings/param_block.h): its text
+  // (one line per row) and the first slot of each row, as the module's static data.
+  function paramTable(M) {
+    const heap = M.HEAPU8, start = M._osw_param_table() >>> 0;
+    let end = start;
+    while (heap[end] !== 0) end++;
+    const lines = new TextDecoder().decode(heap.subarray(start, end)).split('\n').filter((l) => l !== '');
+    const first = (M._osw_param_slots() >>> 0) / 4;
+    return lines.map((line, i) => `${line}\t${new Int32Array(heap.buffer)[first + i]}`).join('\n');
+  }
+
+  // The parameter block as the module describes it: `slots`, the first slot of every name;
+  // `attrs`, the Resize attributes in order, each { name, slot, onnx, option, dflt, check };
+  // `index`, an attribute's position in attrs by name; `options`, resize()'s options. Read
+  // from the first module loaded: every instance of a build gives the same table.
+  let spec = null, specText = null;
+  function blockSpec(M) {
+    const text = paramTable(M);
+    if (spec !== null) {
+      if (text !== specText) throw new Error('onnx-sampling-wasm: two builds with different parameter blocks in one program');
+      return spec;
+    }
+    const slots = [], attrs = [];
+    for (const line of text.split('\n')) {
+      const fields = line.split('\t');
+      const [kind, name] = fields, slot = fields[fields.length - 1];
+      slots.push([name, Number(slot)]);
+      if (kind !== 'r') continue;
+      const [, , onnx, option, dflt, check] = fields;
+      const c = CHECKS[check];
+      if (!c) throw new Error(`onnx-sampling-wasm: the parameter block's attribute '${name}' has no check '${check}' in api.js`);
+      attrs.push({ name, slot: Number(slot), onnx, option, dflt: c.numeric ? Number(dflt) : dflt, check: c.check });
+    }
+    RESIZE_OPTIONS_VERSION.options = ['sizes', 'scales', 'axes', 'roi', ...attrs.map((a) => a.option)];
+    specText = text;
+    // (Object.fromEntries makes objects of one fixed shape, which the hot path reads fast;
+    // V8 keeps objects built key by key in a slower dictionary form.)
+    spec = {
+      slots: Object.fromEntries(slots), attrs, index: Object.fromEntries(attrs.map((a, i) => [a.name, i])),
+      attrSlots: attrs.map((a) => a.slot), options: RESIZE_OPTIONS_VERSION.options,
+    };
+    return spec;
+  }
+
+  // The lists a Resize may take besides its attributes: where a form reads them from its
+  // attributes / options, they follow the attributes in the keys below.
+  const LIST_NAMES = ['sizes', 'scales', 'axes', 'roi'];
+  const SIZES = 0, SCALES = 1, AXES = 2, ROI = 3;
+
+  // Per operator version, made once: the keys a node's attributes (onnxKeys) or a call's
+  // options (optionKeys) may have, in the order of spec.attrs then LIST_NAMES (null where the
+  // version does not know one), and each attribute's value when absent.
+  function versionTables(V) {
+    if (V.defaults !== null) return;
+    const keys = (list, names) => names.map((n) => (n !== '' && list !== null && list.includes(n) ? n : null));
+    V.onnxKeys = keys(V.attrs, [...spec.attrs.map((a) => a.onnx), ...LIST_NAMES]);
+    V.optionKeys = keys(V.options, [...spec.attrs.map((a) => a.option), ...LIST_NAMES]);
+    for (const [list, k] of [[V.attrs, V.onnxKeys], [V.options, V.optionKeys]])
+      for (const n of list || []) if (!k.includes(n)) throw new Error(`onnx-sampling-wasm: ${V.name} knows '${n}', which the parameter block lacks`);
+    V.defaults = spec.attrs.map((a) => (a.name in V.fixed ? V.fixed[a.name] : a.check(a.dflt, a.name, V)));
+  }
+
+  // How a call names its parameters and gives its lists: a node (ONNX attribute names; the
+  // lists are input tensors), the options of resize() and upsample(), and Upsample-7 (ONNX
+  // names; scales is an attribute). take(): a list's raw value, undefined when absent (raw:
+  // what readResizeArgs read). list(): the raw value checked as `want` numbers.
+  const LIST_TYPES = { scales: ['float32'], sizes: ['int64'], roi: ['float32', 'float64', 'float16'] };
+  const LIST_ELEMS = { scales: float32Elem, sizes: intElem, roi: numberElem };
+  function optionList(sampler, v, what, want, nWhat) {
+    const list = checkList(v, what, LIST_ELEMS[what]);
+    if (list.length !== want) throw new RangeError(`${what}: expected ${want} values (the ${nWhat}), got ${list.length}`);
+    return list;
+  }
+  const NODE_FORM = {
+    onnx: true, x: 'X',
+    notObject: (src) => `attributes: expected an object of ONNX attributes, got ${describe(src)}`,
+    unknown: (k, V, opName) => `attributes.${k}: ${opName} has no attribute '${k}'${didYouMean(k, V.attrs)}; it knows ${V.attrs.join(', ')}`,
+    take(raw, inputs, what, list, V) {
+      const i = V.inputs[what];
+      return i === undefined ? undefined : optionalTensor(inputs[i], what, !V.scalesOnly) || undefined;
+    },
+    list(sampler, t, what, want, nWhat) {
+      requireType(t, what, LIST_TYPES[what]);
+      return sampler._listOf(t, what, want, what === 'roi' ? `twice the ${nWhat}` : nWhat);
+    },
+    both: 'scales and sizes: give only one of them (the other omitted or empty)',
+    none: 'scales and sizes: one of them is required',
+    policy: (raw) => `keep_aspect_ratio_policy: '${raw}' applies only when sizes is given`,
+    roi: "roi: required when coordinate_transformation_mode is 'tf_crop_and_resize'",
+    scalesRequired: (V) => `scales: ${V.name} requires the scales input`,
+  };
+  const OPTIONS_FORM = {
+    onnx: false, x: 'x',
+    notObject: (src, V) => `${V.name}: options must be an object, got ${describe(src)}`,
+    unknown: (k, V) => `${V.name}: unknown option '${k}'${didYouMean(k, V.options)}; known options: ${V.options.join(', ')}`,
+    take: (raw, inputs, what, list) => raw[spec.attrs.length + list],
+    list: optionList,
+    both: 'resize: give scales or sizes, not both',
+    none: 'resize: one of scales or sizes is required',
+    policy: () => 'keepAspectRatioPolicy: applies only when sizes is given',
+    roi: "roi: required when coordinateTransformationMode is 'tf_crop_and_resize'",
+    scalesRequired: (V) => `${V.name}: scales is required`,
+  };
+  const UPSAMPLE7_FORM = {
+    ...NODE_FORM,
+    take: OPTIONS_FORM.take,
+    list: optionList,
+    scalesRequired: (V) => `scales: ${V.name} requires the scales attribute`,
+  };
+
+  // A Resize's attributes or options, read in one pass over the object's own keys: the raw
+  // value of each of V's keys (see versionTables), undefined where absent. A key V does not
+  // know is a RangeError with a "did you mean"; null or undefined count as {}.
+  function readResizeArgs(src, V, form, opName) {
+    versionTables(V);
+    const keys = form.onnx ? V.onnxKeys : V.optionKeys;
+    const raw = new Array(keys.length);
+    if (src === undefined || src === null) return raw;
+    if (typeof src !== 'object' || Array.isArray(src)) throw new TypeError(form.notObject(src, V));
+    for (const k in src) {  // own keys (the enum cache: no array per call)
+      if (!Object.prototype.hasOwnProperty.call(src, k)) continue;
+      const j = keys.indexOf(k);
+      if (j < 0) throw new RangeError(form.unknown(k, V, opName));
+      raw[j] = src[k];
+    }
+    return raw;
+  }
 
   // The operator version in force at an opset: the newest version not newer than it.
   function opVersion(opType, opset, versions) {
@@ -381,18 +554,10 @@ function makeApi(loadModule) {
       // The methods are bound, so `const { resize } = sampler` works.
       for (const name of publicMethods())
         Object.defineProperty(this, name, { value: this[name].bind(this), writable: true, configurable: true });
-      this._S = {
-        OP: M.SLOT_OP, X_TYPE: M.SLOT_X_TYPE, RANK: M.SLOT_RANK, MODE: M.SLOT_MODE,
-        COORD: M.SLOT_COORD, NEAREST: M.SLOT_NEAREST, CUBIC_A: M.SLOT_CUBIC_A,
-        EXCLUDE: M.SLOT_EXCLUDE, ANTIALIAS: M.SLOT_ANTIALIAS, EXTRAPOLATION: M.SLOT_EXTRAPOLATION,
-        POLICY: M.SLOT_POLICY, COMPAT: M.SLOT_COMPAT, HAS_AXES: M.SLOT_HAS_AXES,
-        N_AXES: M.SLOT_N_AXES, HAS_SCALES: M.SLOT_HAS_SCALES, HAS_SIZES: M.SLOT_HAS_SIZES,
-        HAS_ROI: M.SLOT_HAS_ROI, PADDING: M.SLOT_PADDING, ALIGN: M.SLOT_ALIGN_CORNERS,
-        GRID_TYPE: M.SLOT_GRID_TYPE, GRID_RANK: M.SLOT_GRID_RANK, OUT_RANK: M.SLOT_OUT_RANK,
-        IN_DIMS: M.SLOT_IN_DIMS, AXES: M.SLOT_AXES, SCALES: M.SLOT_SCALES, SIZES: M.SLOT_SIZES,
-        ROI: M.SLOT_ROI, GRID_DIMS: M.SLOT_GRID_DIMS, OUT_DIMS: M.SLOT_OUT_DIMS,
-        HEADER: M.SLOT_IN_DIMS, MAX_RANK: M.MAX_RANK,
-      };
+      const sp = blockSpec(M);
+      this._S = sp.slots;             // the parameter block's slots by name
+      this._attrSlots = sp.attrSlots; // the Resize attributes' slots, in spec order
+      this._maxRank = M.MAX_RANK;
     }
 
     // The parameter block, viewed afresh: wasm memory may have grown since the last call.
@@ -400,7 +565,7 @@ function makeApi(loadModule) {
       const buf = this._M.HEAPU8.buffer;
       if (this._blockBuf !== buf) {
         this._blockBuf = buf;
-        this._blockView = new Float64Array(buf, this._blockPtr, this._M.BLOCK_SIZE);
+        this._blockView = new Float64Array(buf, this._blockPtr, this._S.blockSize);
       }
       return this._blockView;
     }
@@ -514,16 +679,16 @@ function makeApi(loadModule) {
 
     _readOutDims(b) {
       const S = this._S;
-      const rank = b[S.OUT_RANK];
+      const rank = b[S.outRank];
       const dims = new Array(rank);
       let n = 1;
-      for (let i = 0; i < rank; i++) { dims[i] = b[S.OUT_DIMS + i]; n *= dims[i]; }
+      for (let i = 0; i < rank; i++) { dims[i] = b[S.outDims + i]; n *= dims[i]; }
       return { dims, n };
     }
 
     _checkRank(v, what, min) {
-      if (v.dims.length < min || v.dims.length > this._S.MAX_RANK)
-        throw new RangeError(`${what}: rank must be in [${min}, ${this._S.MAX_RANK}], got ${v.dims.length}`);
+      if (v.dims.length < min || v.dims.length > this._maxRank)
+        throw new RangeError(`${what}: rank must be in [${min}, ${this._maxRank}], got ${v.dims.length}`);
     }
 
     // Runs a planned call: the output dims are in the parameter block. Inputs that live in
@@ -585,7 +750,7 @@ function makeApi(loadModule) {
         if (v < 0) throw new RangeError(`${nameOf(w, i)}: must be non-negative, got ${v}`);
         return v;
       });
-      if (d.length > this._S.MAX_RANK) throw new RangeError(`tensor: rank must be at most ${this._S.MAX_RANK}, got ${d.length}`);
+      if (d.length > this._maxRank) throw new RangeError(`tensor: rank must be at most ${this._maxRank}, got ${d.length}`);
       const n = d.reduce((a, b) => a * b, 1);
       const bytes = n * info.bytes;
       if (!Number.isSafeInteger(bytes))
@@ -596,34 +761,27 @@ function makeApi(loadModule) {
       return new WasmTensor(this, type, d, ptr, n);
     }
 
-    // p: normalised Resize parameters. Returns the output tensor.
+    // p: Resize parameters from _resizeParams. Returns the output tensor.
     _resize(x, p, target) {
       const S = this._S, M = this._M;
       const b = this._block();
-      b.fill(0, 0, S.HEADER);
-      b[S.OP] = 1;
-      b[S.X_TYPE] = x.info.code;
-      b[S.RANK] = x.dims.length;
-      b[S.MODE] = p.mode;
-      b[S.COORD] = p.coord;
-      b[S.NEAREST] = p.nearest;
-      b[S.CUBIC_A] = p.cubicA;
-      b[S.EXCLUDE] = p.excludeOutside;
-      b[S.ANTIALIAS] = p.antialias;
-      b[S.EXTRAPOLATION] = p.extrapolation;
-      b[S.POLICY] = p.policy;
-      b[S.COMPAT] = p.compat || 0;
-      for (let i = 0; i < x.dims.length; i++) b[S.IN_DIMS + i] = x.dims[i];
+      b.fill(0, 0, S.headerEnd);
+      b[S.op] = OP_RESIZE;
+      b[S.xType] = x.info.code;
+      b[S.rank] = x.dims.length;
+      const slots = this._attrSlots, values = p.attrs;
+      for (let i = 0; i < slots.length; i++) b[slots[i]] = values[i];
+      for (let i = 0; i < x.dims.length; i++) b[S.inDims + i] = x.dims[i];
       const n = p.axes ? p.axes.length : x.dims.length;
-      b[S.HAS_AXES] = p.axes ? 1 : 0;
-      b[S.N_AXES] = n;
-      if (p.axes) for (let i = 0; i < n; i++) b[S.AXES + i] = p.axes[i];
-      b[S.HAS_SCALES] = p.scales ? 1 : 0;
-      if (p.scales) for (let i = 0; i < n; i++) b[S.SCALES + i] = p.scales[i];
-      b[S.HAS_SIZES] = p.sizes ? 1 : 0;
-      if (p.sizes) for (let i = 0; i < n; i++) b[S.SIZES + i] = p.sizes[i];
-      b[S.HAS_ROI] = p.roi ? 1 : 0;
-      if (p.roi) for (let i = 0; i < 2 * n; i++) b[S.ROI + i] = p.roi[i];
+      b[S.hasAxes] = p.axes ? 1 : 0;
+      b[S.nAxes] = n;
+      if (p.axes) for (let i = 0; i < n; i++) b[S.axes + i] = p.axes[i];
+      b[S.hasScales] = p.scales ? 1 : 0;
+      if (p.scales) for (let i = 0; i < n; i++) b[S.scales + i] = p.scales[i];
+      b[S.hasSizes] = p.sizes ? 1 : 0;
+      if (p.sizes) for (let i = 0; i < n; i++) b[S.sizes + i] = p.sizes[i];
+      b[S.hasRoi] = p.roi ? 1 : 0;
+      if (p.roi) for (let i = 0; i < 2 * n; i++) b[S.roi + i] = p.roi[i];
       this._check(M._osw_plan_resize());
       return this._execute(x, null, target, OP_RESIZE);
     }
@@ -631,18 +789,18 @@ function makeApi(loadModule) {
     _gridSample(x, grid, p, target) {
       const S = this._S, M = this._M;
       const b = this._block();
-      b.fill(0, 0, S.HEADER);
-      b[S.OP] = 2;
-      b[S.X_TYPE] = x.info.code;
-      b[S.RANK] = x.dims.length;
-      b[S.MODE] = p.mode;
-      b[S.PADDING] = p.padding;
-      b[S.ALIGN] = p.alignCorners;
-      b[S.COMPAT] = p.compat || 0;
-      for (let i = 0; i < x.dims.length; i++) b[S.IN_DIMS + i] = x.dims[i];
-      b[S.GRID_TYPE] = grid.info.code;
-      b[S.GRID_RANK] = grid.dims.length;
-      for (let i = 0; i < grid.dims.length; i++) b[S.GRID_DIMS + i] = grid.dims[i];
+      b.fill(0, 0, S.headerEnd);
+      b[S.op] = OP_GRID_SAMPLE;
+      b[S.xType] = x.info.code;
+      b[S.rank] = x.dims.length;
+      b[S.mode] = p.mode;
+      b[S.padding] = p.padding;
+      b[S.alignCorners] = p.alignCorners;
+      b[S.compat] = p.compat || 0;
+      for (let i = 0; i < x.dims.length; i++) b[S.inDims + i] = x.dims[i];
+      b[S.gridType] = grid.info.code;
+      b[S.gridRank] = grid.dims.length;
+      for (let i = 0; i < grid.dims.length; i++) b[S.gridDims + i] = grid.dims[i];
       this._check(M._osw_plan_grid_sample());
       return this._execute(x, grid, target, OP_GRID_SAMPLE);
     }
@@ -683,60 +841,60 @@ function makeApi(loadModule) {
       const version = opVersion('Resize', opset, [10, 11, 13, 18, 19]);
       const V = RESIZE_VERSIONS[version];
       const name = `Resize-${version} (opset ${opset})`;
-      const a = checkAttributes(attributes, V.attrs, name);
+      const raw = readResizeArgs(attributes, V, NODE_FORM, name);
       const maxInputs = version === 10 ? 2 : 4;
       if (inputs.length > maxInputs) throw new RangeError(`inputs: ${name} takes at most ${maxInputs} inputs, got ${inputs.length}`);
       if (inputs[0] === null || inputs[0] === undefined) throw new TypeError('X: the input tensor is required');
       const x = checkTensor(inputs[0], 'X');
       this._checkRank(x, 'X', 1);
-      const rank = x.dims.length;
+      return this._resize(x, this._resizeParams(V, NODE_FORM, raw, x.dims.length, inputs, compat), target);
+    }
 
-      const p = {
-        mode: checkEnum(attr(a, 'mode', 'nearest'), 'mode', V.modes),
-        coord: COORD_MODES.asymmetric,
-        nearest: NEAREST_OPSET10,
-        cubicA: -0.75, excludeOutside: 0, extrapolation: 0, antialias: 0, policy: 0,
-        axes: null, scales: null, sizes: null, roi: null, compat,
-      };
-      if (version === 10) {
-        const s = optionalTensor(inputs[1], 'scales', false);
-        if (!s) throw new TypeError('scales: Resize-10 requires the scales input');
-        requireType(s, 'scales', ['float32']);
-        p.scales = this._listOf(s, 'scales', rank, 'rank of X');
-        return this._resize(x, p, target);
+    // The one place where a Resize's parameters are made, for run() (Resize and Upsample
+    // nodes), resize() and upsample(). raw: the attributes or options as readResizeArgs read
+    // them. Each attribute of the parameter block (spec.attrs) given there is checked; the
+    // others take V's values. Then the axes, and the scales / sizes / roi lists (from the
+    // node's inputs or from raw: the form's take()), checked against each other and the
+    // axes. compat: the node's (run), else undefined (an option). Returns { attrs (values in
+    // spec.attrs order), axes, scales, sizes, roi }.
+    _resizeParams(V, form, raw, rank, inputs, compat) {
+      const attrs = spec.attrs, keys = form.onnx ? V.onnxKeys : V.optionKeys, defaults = V.defaults;
+      const values = new Array(attrs.length);
+      for (let i = 0; i < attrs.length; i++) {
+        const v = raw[i];
+        values[i] = v === undefined ? defaults[i] : attrs[i].check(v, keys[i], V);
       }
-      p.coord = checkEnum(attr(a, 'coordinate_transformation_mode', 'half_pixel'), 'coordinate_transformation_mode', V.coords);
-      p.nearest = checkEnum(attr(a, 'nearest_mode', 'round_prefer_floor'), 'nearest_mode', NEAREST_MODES);
-      p.cubicA = checkFinite(attr(a, 'cubic_coeff_a', -0.75), 'cubic_coeff_a');
-      p.excludeOutside = checkBool01(attr(a, 'exclude_outside', 0), 'exclude_outside');
-      p.extrapolation = Math.fround(checkNumber(attr(a, 'extrapolation_value', 0), 'extrapolation_value'));
-      if (version >= 18) {
-        p.antialias = checkBool01(attr(a, 'antialias', 0), 'antialias');
-        p.policy = checkEnum(attr(a, 'keep_aspect_ratio_policy', 'stretch'), 'keep_aspect_ratio_policy', POLICIES);
-        if (a.axes !== undefined) p.axes = this._axes(a.axes, rank);
-      }
-      const n = p.axes ? p.axes.length : rank;
-      const nWhat = p.axes ? 'length of axes' : 'rank of X';
-      const roi = optionalTensor(inputs[1], 'roi', true);
-      const scales = optionalTensor(inputs[2], 'scales', true);
-      const sizes = optionalTensor(inputs[3], 'sizes', true);
-      if (scales && sizes) throw new RangeError('scales and sizes: give only one of them (the other omitted or empty)');
-      if (!scales && !sizes) throw new TypeError('scales and sizes: one of them is required');
-      if (scales) {
-        requireType(scales, 'scales', ['float32']);
-        p.scales = this._listOf(scales, 'scales', n, nWhat);
+      if (compat !== undefined) values[spec.index.compat] = compat;
+      const axesRaw = raw[attrs.length + AXES];
+      const axes = axesRaw === undefined ? null : this._axes(axesRaw, rank);
+      const n = axes ? axes.length : rank;
+      const nWhat = axes ? 'length of axes' : `rank of ${form.x}`;
+      let scales = null, sizes = null, roi = null;
+      if (V.scalesOnly) {
+        const s = form.take(raw, inputs, 'scales', SCALES, V);
+        if (s === undefined) throw new TypeError(form.scalesRequired(V));
+        scales = form.list(this, s, 'scales', n, nWhat);
+        if (V.minScale) {
+          scales.forEach((f, i) => {
+            if (!(f >= V.minScale) || !Number.isFinite(f)) throw new RangeError(`scales[${i}]: Upsample scales must be finite and >= 1, got ${f}`);
+          });
+        }
       } else {
-        requireType(sizes, 'sizes', ['int64']);
-        p.sizes = this._listOf(sizes, 'sizes', n, nWhat);
+        const r = form.take(raw, inputs, 'roi', ROI, V);
+        const s = form.take(raw, inputs, 'scales', SCALES, V);
+        const z = form.take(raw, inputs, 'sizes', SIZES, V);
+        if (s !== undefined && z !== undefined) throw new RangeError(form.both);
+        if (s === undefined && z === undefined) throw new TypeError(form.none);
+        if (s !== undefined) scales = form.list(this, s, 'scales', n, nWhat);
+        else sizes = form.list(this, z, 'sizes', n, nWhat);
+        const policy = spec.index.policy;
+        if (values[policy] !== 0 && !sizes) throw new RangeError(form.policy(raw[policy]));
+        if (values[spec.index.coord] === COORD_MODES.tf_crop_and_resize) {
+          if (r === undefined) throw new TypeError(form.roi);
+          roi = form.list(this, r, 'roi', 2 * n, nWhat);
+        }
       }
-      if (p.policy !== 0 && !sizes)
-        throw new RangeError(`keep_aspect_ratio_policy: '${attr(a, 'keep_aspect_ratio_policy')}' applies only when sizes is given`);
-      if (p.coord === COORD_MODES.tf_crop_and_resize) {
-        if (!roi) throw new TypeError("roi: required when coordinate_transformation_mode is 'tf_crop_and_resize'");
-        requireType(roi, 'roi', ['float32', 'float64', 'float16']);
-        p.roi = this._listOf(roi, 'roi', 2 * n, `twice the ${nWhat}`);
-      }
-      return this._resize(x, p, target);
+      return { attrs: values, axes, scales, sizes, roi };
     }
 
     _listOf(t, what, n, nWhat) {
@@ -762,38 +920,16 @@ function makeApi(loadModule) {
     _runUpsample(opset, attributes, inputs, target, compat) {
       if (opset < 7) throw new RangeError(`opset: Upsample before opset 7 (height_scale/width_scale attributes) is not supported, got opset ${opset}`);
       const version = opset >= 9 ? 9 : 7;
+      const V = UPSAMPLE_VERSIONS[version];
       const name = `Upsample-${version} (opset ${opset})`;
-      const a = checkAttributes(attributes, version === 7 ? ['mode', 'scales'] : ['mode'], name);
+      const form = version === 7 ? UPSAMPLE7_FORM : NODE_FORM;
+      const raw = readResizeArgs(attributes, V, form, name);
       const maxInputs = version === 7 ? 1 : 2;
       if (inputs.length > maxInputs) throw new RangeError(`inputs: ${name} takes at most ${maxInputs} inputs, got ${inputs.length}`);
       if (inputs[0] === null || inputs[0] === undefined) throw new TypeError('X: the input tensor is required');
       const x = checkTensor(inputs[0], 'X');
       this._checkRank(x, 'X', 1);
-      const rank = x.dims.length;
-      let scales;
-      if (version === 7) {
-        if (a.scales === undefined) throw new TypeError('scales: Upsample-7 requires the scales attribute');
-        scales = checkList(a.scales, 'scales', float32Elem);
-        if (scales.length !== rank) throw new RangeError(`scales: expected ${rank} values (the rank of X), got ${scales.length}`);
-      } else {
-        const s = optionalTensor(inputs[1], 'scales', false);
-        if (!s) throw new TypeError('scales: Upsample-9 requires the scales input');
-        requireType(s, 'scales', ['float32']);
-        scales = this._listOf(s, 'scales', rank, 'rank of X');
-      }
-      return this._upsample(x, scales, checkEnum(attr(a, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])), target, compat);
-    }
-
-    // Upsample = Resize with asymmetric coordinates and floor for nearest (row 14).
-    _upsample(x, scales, mode, target, compat) {
-      scales.forEach((s, i) => {
-        if (!(s >= 1) || !Number.isFinite(s)) throw new RangeError(`scales[${i}]: Upsample scales must be finite and >= 1, got ${s}`);
-      });
-      return this._resize(x, {
-        mode, coord: COORD_MODES.asymmetric, nearest: NEAREST_MODES.floor, cubicA: -0.75,
-        excludeOutside: 0, extrapolation: 0, antialias: 0, policy: 0,
-        axes: null, scales, sizes: null, roi: null, compat: compat || 0,
-      }, target);
+      return this._resize(x, this._resizeParams(V, form, raw, x.dims.length, inputs, compat), target);
     }
 
     _runGridSample(opset, attributes, inputs, target, compat) {
@@ -834,41 +970,11 @@ function makeApi(loadModule) {
 
     _resizeOpts(x, options, target) {
       this._live();
-      const o = checkOptions(options, 'resize', RESIZE_OPTIONS);
+      const V = RESIZE_OPTIONS_VERSION;
+      const raw = readResizeArgs(options, V, OPTIONS_FORM, V.name);
       const xt = checkTensor(x, 'x');
       this._checkRank(xt, 'x', 1);
-      const rank = xt.dims.length;
-      const p = {
-        mode: enumOpt(o, 'mode', 'nearest', RESIZE_MODES),
-        coord: enumOpt(o, 'coordinateTransformationMode', 'half_pixel', RESIZE_VERSIONS[19].coords),
-        nearest: enumOpt(o, 'nearestMode', 'round_prefer_floor', NEAREST_MODES),
-        cubicA: checkFinite(opt(o, 'cubicCoeffA', -0.75), 'cubicCoeffA'),
-        excludeOutside: checkBool01(opt(o, 'excludeOutside', false), 'excludeOutside'),
-        extrapolation: Math.fround(checkNumber(opt(o, 'extrapolationValue', 0), 'extrapolationValue')),
-        antialias: checkBool01(opt(o, 'antialias', false), 'antialias'),
-        policy: enumOpt(o, 'keepAspectRatioPolicy', 'stretch', POLICIES),
-        axes: o.axes === undefined ? null : this._axes(o.axes, rank),
-        scales: null, sizes: null, roi: null,
-        compat: enumOpt(o, 'compat', 'onnx', COMPATS),
-      };
-      const n = p.axes ? p.axes.length : rank;
-      const nWhat = p.axes ? 'length of axes' : 'rank of x';
-      if (o.scales !== undefined && o.sizes !== undefined) throw new RangeError('resize: give scales or sizes, not both');
-      if (o.scales === undefined && o.sizes === undefined) throw new TypeError('resize: one of scales or sizes is required');
-      const lengthCheck = (list, what, want) => {
-        if (list.length !== want) throw new RangeError(`${what}: expected ${want} values (the ${nWhat}), got ${list.length}`);
-        return list;
-      };
-      // scales are float32 in ONNX: rounding them here gives the same output shape and
-      // coordinates as a model carrying the same numbers.
-      if (o.scales !== undefined) p.scales = lengthCheck(checkList(o.scales, 'scales', float32Elem), 'scales', n);
-      else p.sizes = lengthCheck(checkList(o.sizes, 'sizes', intElem), 'sizes', n);
-      if (p.policy !== 0 && !p.sizes) throw new RangeError('keepAspectRatioPolicy: applies only when sizes is given');
-      if (p.coord === COORD_MODES.tf_crop_and_resize) {
-        if (o.roi === undefined) throw new TypeError("roi: required when coordinateTransformationMode is 'tf_crop_and_resize'");
-        p.roi = lengthCheck(checkList(o.roi, 'roi', numberElem), 'roi', 2 * n);
-      }
-      return this._resize(xt, p, target);
+      return this._resize(xt, this._resizeParams(V, OPTIONS_FORM, raw, xt.dims.length, null, undefined), target);
     }
 
     // Upsample-9 semantics: nearest (floor) or linear, asymmetric coordinates, scales >= 1.
@@ -878,14 +984,11 @@ function makeApi(loadModule) {
 
     _upsampleOpts(x, options, target) {
       this._live();
-      const o = checkOptions(options, 'upsample', ['scales', 'mode', 'compat']);
+      const V = UPSAMPLE_OPTIONS_VERSION;
+      const raw = readResizeArgs(options, V, OPTIONS_FORM, V.name);
       const xt = checkTensor(x, 'x');
       this._checkRank(xt, 'x', 1);
-      if (o.scales === undefined) throw new TypeError('upsample: scales is required');
-      const scales = checkList(o.scales, 'scales', float32Elem);
-      if (scales.length !== xt.dims.length) throw new RangeError(`scales: expected ${xt.dims.length} values (the rank of x), got ${scales.length}`);
-      return this._upsample(xt, scales, enumOpt(o, 'mode', 'nearest', pick(RESIZE_MODES, ['nearest', 'linear'])), target,
-        enumOpt(o, 'compat', 'onnx', COMPATS));
+      return this._resize(xt, this._resizeParams(V, OPTIONS_FORM, raw, xt.dims.length, null, undefined), target);
     }
 
     // GridSample-22 semantics: mode 'linear' | 'nearest' | 'cubic', paddingMode 'zeros' |
@@ -907,8 +1010,6 @@ function makeApi(loadModule) {
     }
   }
 
-  const RESIZE_OPTIONS = ['sizes', 'scales', 'axes', 'roi', 'mode', 'coordinateTransformationMode',
-    'nearestMode', 'cubicCoeffA', 'excludeOutside', 'extrapolationValue', 'antialias', 'keepAspectRatioPolicy', 'compat'];
 
   // The core writes a non-integer number of a message as a token (src/common.h, num_text):
   // U+001A, the 16 hex digits of its IEEE-754 bits, U+001A. Printed here as JavaScript does.
