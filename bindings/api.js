@@ -2,7 +2,9 @@
 //
 // scripts/build.mjs wraps this file into dist/index.cjs (Node, CommonJS) and
 // dist/browser.mjs (ES module): each wrapper defines `loadModule(options)`, which returns a
-// promise of the Emscripten module, and exports what `makeApi(loadModule)` returns.
+// promise of a fresh instance of the Emscripten module on every call (options: the checked
+// { wasmBinary (a Uint8Array), wasmUrl (a string) }, each only when given), and exports what
+// `makeApi(loadModule)` returns. Each sampler owns the instance it was created with.
 //
 // What this layer owns (STYLE habits 7-9): it validates every argument once, at the edge,
 // throwing TypeError for a wrong kind of argument and RangeError for a bad shape or value,
@@ -38,6 +40,8 @@ function makeApi(loadModule) {
 
   function describe(v) {
     if (v === null) return 'null';
+    if (v === undefined) return 'undefined';
+    if (typeof v === 'function') return 'a function';
     if (Array.isArray(v)) return 'an array';
     if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
     if (typeof v === 'object') return 'an object';
@@ -102,11 +106,14 @@ function makeApi(loadModule) {
     return v;
   }
 
+  // A flag: true/false, or the ONNX attribute's 0/1.
   function checkBool01(v, what) {
     if (typeof v === 'boolean') return v ? 1 : 0;
-    const i = checkInt(v, what);
-    if (i !== 0 && i !== 1) throw new RangeError(`${what}: expected 0 or 1, got ${i}`);
-    return i;
+    if (v === 1 || v === 1n) return 1;
+    if (v === 0 || v === 0n) return 0;  // -0 too
+    if (typeof v === 'number' || typeof v === 'bigint')
+      throw new RangeError(`${what}: expected true or false (or 0 or 1), got ${v}`);
+    throw new TypeError(`${what}: expected true or false (or 0 or 1), got ${describe(v)}`);
   }
 
   function checkEnum(v, what, table) {
@@ -137,7 +144,8 @@ function makeApi(loadModule) {
     if (t === null || typeof t !== 'object' || ArrayBuffer.isView(t))
       throw new TypeError(`${what}: expected a tensor { type, dims, data }, got ${describe(t)}`);
     if (t instanceof WasmTensor) {
-      if (t.disposed) throw new RangeError(`${what}: the tensor was disposed`);
+      if (t._owner._M === null) throw new Error(`${what}: ${DISPOSED}`);
+      if (t._ptr === 0) throw new RangeError(`${what}: the tensor was disposed`);
       // type and dims are fixed at creation, so the checked form is made once (see the
       // constructor); data is a view created on demand (only roi/scales/sizes and grids ever
       // read it in JS).
@@ -214,10 +222,12 @@ function makeApi(loadModule) {
     return { type: 'float32', dims: v.dims, data, info: TYPES.float32, size: v.size };
   }
 
-  // A tensor whose data lives in the module's memory (sampler.tensor()).
+  // A tensor whose data lives in its sampler's wasm memory (sampler.tensor()). It holds the
+  // sampler, not the module: once the sampler is disposed, a tensor kept alive does not keep
+  // the module and its memory alive with it.
   class WasmTensor {
-    constructor(M, type, dims, ptr, size) {
-      this._M = M;
+    constructor(owner, type, dims, ptr, size) {
+      this._owner = owner;
       this._ptr = ptr;
       this._size = size;
       this._type = type;          // private copies the core relies on: a user who manages to
@@ -230,17 +240,23 @@ function makeApi(loadModule) {
       this._checked = { type, dims: this._dims, data: null, info: TYPES[type], size, wasm: this, tensor: this };
     }
     get data() {
+      const M = this._owner._M;
+      if (M === null) throw new Error(`tensor: ${DISPOSED}`);
       if (!this._ptr) throw new RangeError('tensor: used after dispose()');
       const info = TYPES[this._type];
       const Ctor = info.arrays[0];
-      return new Ctor(this._M.HEAPU8.buffer, this._ptr, this._size);
+      return new Ctor(M.HEAPU8.buffer, this._ptr, this._size);
     }
-    get disposed() { return this._ptr === 0; }
+    // Its memory is gone once it or its sampler was disposed.
+    get disposed() { return this._ptr === 0 || this._owner._M === null; }
     dispose() {
-      if (this._ptr) this._M._osw_free(this._ptr);
+      const M = this._owner._M;
+      if (this._ptr && M !== null) M._osw_free(this._ptr);
       this._ptr = 0;
     }
   }
+
+  const DISPOSED = 'its sampler was disposed (sampler.dispose()); create a new one with createSampler()';
 
   // ---------------------------------------------------------------- operator tables
 
@@ -267,26 +283,199 @@ function makeApi(loadModule) {
     return out;
   }
 
-  // Resize versions: the attributes each knows and the values it allows.
+  // The operator versions that make Resize parameters: the ONNX attributes each knows (or,
+  // for resize() and upsample(), the options), the values it allows, the parameters it fixes
+  // (the others not known take their defaults), which input holds each list (scalesOnly:
+  // scales is the only one and is required), and, for Upsample, the smallest scale.
+  // (One shape for all, so the per-call reads of these fields stay fast.)
+  function version(v) {
+    return {
+      name: v.name, attrs: v.attrs || null, options: v.options || null, modes: v.modes, coords: v.coords || null,
+      inputs: v.inputs || {}, fixed: v.fixed || {}, scalesOnly: !!v.scalesOnly, minScale: v.minScale || 0, axes: !!v.axes,
+      onnxKeys: null, optionKeys: null, defaults: null,  // made once by versionTables()
+    };
+  }
+  const UPSAMPLE_MODES = pick(RESIZE_MODES, ['nearest', 'linear']);
   const RESIZE_VERSIONS = {
-    10: { attrs: ['mode'], modes: pick(RESIZE_MODES, ['nearest', 'linear']) },
-    11: {
+    10: version({
+      name: 'Resize-10', attrs: ['mode'], modes: UPSAMPLE_MODES, scalesOnly: true, inputs: { scales: 1 },
+      fixed: { coord: COORD_MODES.asymmetric, nearest: NEAREST_OPSET10 },
+    }),
+    11: version({
+      name: 'Resize-11',
       attrs: ['mode', 'coordinate_transformation_mode', 'cubic_coeff_a', 'exclude_outside', 'extrapolation_value', 'nearest_mode'],
       modes: RESIZE_MODES,
       coords: pick(COORD_MODES, ['half_pixel', 'pytorch_half_pixel', 'align_corners', 'asymmetric', 'tf_half_pixel_for_nn', 'tf_crop_and_resize']),
-    },
-    18: {
+      inputs: { roi: 1, scales: 2, sizes: 3 },
+    }),
+    18: version({
+      name: 'Resize-18',
       attrs: ['mode', 'coordinate_transformation_mode', 'cubic_coeff_a', 'exclude_outside', 'extrapolation_value', 'nearest_mode', 'antialias', 'axes', 'keep_aspect_ratio_policy'],
       modes: RESIZE_MODES,
       coords: pick(COORD_MODES, ['half_pixel', 'pytorch_half_pixel', 'align_corners', 'asymmetric', 'tf_crop_and_resize']),
-    },
-    19: {
+      inputs: { roi: 1, scales: 2, sizes: 3 }, axes: true,
+    }),
+    19: version({
+      name: 'Resize-19',
       attrs: ['mode', 'coordinate_transformation_mode', 'cubic_coeff_a', 'exclude_outside', 'extrapolation_value', 'nearest_mode', 'antialias', 'axes', 'keep_aspect_ratio_policy'],
       modes: RESIZE_MODES,
       coords: pick(COORD_MODES, ['half_pixel', 'half_pixel_symmetric', 'pytorch_half_pixel', 'align_corners', 'asymmetric', 'tf_crop_and_resize']),
-    },
+      inputs: { roi: 1, scales: 2, sizes: 3 }, axes: true,
+    }),
   };
   RESIZE_VERSIONS[13] = RESIZE_VERSIONS[11];
+  // resize(): the latest opset's semantics; every attribute is an option (the list is the
+  // parameter block's, see blockSpec), and compat.
+  const RESIZE_OPTIONS_VERSION = version({ ...RESIZE_VERSIONS[19], name: 'resize', attrs: null });
+  // Upsample = Resize with asymmetric coordinates and floor for nearest (row 14); scales >= 1.
+  const UPSAMPLE_FIXED = { coord: COORD_MODES.asymmetric, nearest: NEAREST_MODES.floor };
+  const UPSAMPLE_VERSIONS = {
+    7: version({ name: 'Upsample-7', attrs: ['mode', 'scales'], modes: UPSAMPLE_MODES, scalesOnly: true, minScale: 1, fixed: UPSAMPLE_FIXED }),
+    9: version({ name: 'Upsample-9', attrs: ['mode'], modes: UPSAMPLE_MODES, scalesOnly: true, minScale: 1, fixed: UPSAMPLE_FIXED, inputs: { scales: 1 } }),
+  };
+  const UPSAMPLE_OPTIONS_VERSION = version({ ...UPSAMPLE_VERSIONS[9], name: 'upsample', attrs: null, options: ['scales', 'mode', 'compat'] });
+
+  // The kinds of check a Resize attribute's value gets (param_block.h names one per
+  // attribute); V is the operator version in force, for the values it allows. numeric: the
+  // default in the table is a number.
+  const CHECKS = {
+    mode: { check: (v, what, V) => checkEnum(v, what, V.modes) },
+    coord: { check: (v, what, V) => checkEnum(v, what, V.coords) },
+    nearest: { check: (v, what) => checkEnum(v, what, NEAREST_MODES) },
+    policy: { check: (v, what) => checkEnum(v, what, POLICIES) },
+    compat: { check: (v, what) => checkEnum(v, what, COMPATS) },
+    finite: { numeric: true, check: checkFinite },
+    flag: { numeric: true, check: checkBool01 },
+    float32: { numeric: true, check: (v, what) => Math.fround(checkNumber(v, what)) },
+  };
+
+  // The module's description of the parameter block (bindings/param_block.h): its text
+  // (one line per row) and the first slot of each row, as the module's static data.
+  function paramTable(M) {
+    const heap = M.HEAPU8, start = M._osw_param_table() >>> 0;
+    let end = start;
+    while (heap[end] !== 0) end++;
+    const lines = new TextDecoder().decode(heap.subarray(start, end)).split('\n').filter((l) => l !== '');
+    const first = (M._osw_param_slots() >>> 0) / 4;
+    return lines.map((line, i) => `${line}\t${new Int32Array(heap.buffer)[first + i]}`).join('\n');
+  }
+
+  // The parameter block as the module describes it: `slots`, the first slot of every name;
+  // `attrs`, the Resize attributes in order, each { name, slot, onnx, option, dflt, check };
+  // `index`, an attribute's position in attrs by name; `options`, resize()'s options. Read
+  // from the first module loaded: every instance of a build gives the same table.
+  let spec = null, specText = null;
+  function blockSpec(M) {
+    const text = paramTable(M);
+    if (spec !== null) {
+      if (text !== specText) throw new Error('onnx-sampling-wasm: two builds with different parameter blocks in one program');
+      return spec;
+    }
+    const slots = [], attrs = [];
+    for (const line of text.split('\n')) {
+      const fields = line.split('\t');
+      const [kind, name] = fields, slot = fields[fields.length - 1];
+      slots.push([name, Number(slot)]);
+      if (kind !== 'r') continue;
+      const [, , onnx, option, dflt, check] = fields;
+      const c = CHECKS[check];
+      if (!c) throw new Error(`onnx-sampling-wasm: the parameter block's attribute '${name}' has no check '${check}' in api.js`);
+      attrs.push({ name, slot: Number(slot), onnx, option, dflt: c.numeric ? Number(dflt) : dflt, check: c.check });
+    }
+    RESIZE_OPTIONS_VERSION.options = ['sizes', 'scales', 'axes', 'roi', ...attrs.map((a) => a.option)];
+    specText = text;
+    // (Object.fromEntries makes objects of one fixed shape, which the hot path reads fast;
+    // V8 keeps objects built key by key in a slower dictionary form.)
+    spec = {
+      slots: Object.fromEntries(slots), attrs, index: Object.fromEntries(attrs.map((a, i) => [a.name, i])),
+      attrSlots: attrs.map((a) => a.slot), options: RESIZE_OPTIONS_VERSION.options,
+    };
+    return spec;
+  }
+
+  // The lists a Resize may take besides its attributes: where a form reads them from its
+  // attributes / options, they follow the attributes in the keys below.
+  const LIST_NAMES = ['sizes', 'scales', 'axes', 'roi'];
+  const SIZES = 0, SCALES = 1, AXES = 2, ROI = 3;
+
+  // Per operator version, made once: the keys a node's attributes (onnxKeys) or a call's
+  // options (optionKeys) may have, in the order of spec.attrs then LIST_NAMES (null where the
+  // version does not know one), and each attribute's value when absent.
+  function versionTables(V) {
+    if (V.defaults !== null) return;
+    const keys = (list, names) => names.map((n) => (n !== '' && list !== null && list.includes(n) ? n : null));
+    V.onnxKeys = keys(V.attrs, [...spec.attrs.map((a) => a.onnx), ...LIST_NAMES]);
+    V.optionKeys = keys(V.options, [...spec.attrs.map((a) => a.option), ...LIST_NAMES]);
+    for (const [list, k] of [[V.attrs, V.onnxKeys], [V.options, V.optionKeys]])
+      for (const n of list || []) if (!k.includes(n)) throw new Error(`onnx-sampling-wasm: ${V.name} knows '${n}', which the parameter block lacks`);
+    V.defaults = spec.attrs.map((a) => (a.name in V.fixed ? V.fixed[a.name] : a.check(a.dflt, a.name, V)));
+  }
+
+  // How a call names its parameters and gives its lists: a node (ONNX attribute names; the
+  // lists are input tensors), the options of resize() and upsample(), and Upsample-7 (ONNX
+  // names; scales is an attribute). take(): a list's raw value, undefined when absent (raw:
+  // what readResizeArgs read). list(): the raw value checked as `want` numbers.
+  const LIST_TYPES = { scales: ['float32'], sizes: ['int64'], roi: ['float32', 'float64', 'float16'] };
+  const LIST_ELEMS = { scales: float32Elem, sizes: intElem, roi: numberElem };
+  function optionList(sampler, v, what, want, nWhat) {
+    const list = checkList(v, what, LIST_ELEMS[what]);
+    if (list.length !== want) throw new RangeError(`${what}: expected ${want} values (the ${nWhat}), got ${list.length}`);
+    return list;
+  }
+  const NODE_FORM = {
+    onnx: true, x: 'X',
+    notObject: (src) => `attributes: expected an object of ONNX attributes, got ${describe(src)}`,
+    unknown: (k, V, opName) => `attributes.${k}: ${opName} has no attribute '${k}'${didYouMean(k, V.attrs)}; it knows ${V.attrs.join(', ')}`,
+    take(raw, inputs, what, list, V) {
+      const i = V.inputs[what];
+      return i === undefined ? undefined : optionalTensor(inputs[i], what, !V.scalesOnly) || undefined;
+    },
+    list(sampler, t, what, want, nWhat) {
+      requireType(t, what, LIST_TYPES[what]);
+      return sampler._listOf(t, what, want, what === 'roi' ? `twice the ${nWhat}` : nWhat);
+    },
+    both: 'scales and sizes: give only one of them (the other omitted or empty)',
+    none: 'scales and sizes: one of them is required',
+    policy: (raw) => `keep_aspect_ratio_policy: '${raw}' applies only when sizes is given`,
+    roi: "roi: required when coordinate_transformation_mode is 'tf_crop_and_resize'",
+    scalesRequired: (V) => `scales: ${V.name} requires the scales input`,
+  };
+  const OPTIONS_FORM = {
+    onnx: false, x: 'x',
+    notObject: (src, V) => `${V.name}: options must be an object, got ${describe(src)}`,
+    unknown: (k, V) => `${V.name}: unknown option '${k}'${didYouMean(k, V.options)}; known options: ${V.options.join(', ')}`,
+    take: (raw, inputs, what, list) => raw[spec.attrs.length + list],
+    list: optionList,
+    both: 'resize: give scales or sizes, not both',
+    none: 'resize: one of scales or sizes is required',
+    policy: () => 'keepAspectRatioPolicy: applies only when sizes is given',
+    roi: "roi: required when coordinateTransformationMode is 'tf_crop_and_resize'",
+    scalesRequired: (V) => `${V.name}: scales is required`,
+  };
+  const UPSAMPLE7_FORM = {
+    ...NODE_FORM,
+    take: OPTIONS_FORM.take,
+    list: optionList,
+    scalesRequired: (V) => `scales: ${V.name} requires the scales attribute`,
+  };
+
+  // A Resize's attributes or options, read in one pass over the object's own keys: the raw
+  // value of each of V's keys (see versionTables), undefined where absent. A key V does not
+  // know is a RangeError with a "did you mean"; null or undefined count as {}.
+  function readResizeArgs(src, V, form, opName) {
+    versionTables(V);
+    const keys = form.onnx ? V.onnxKeys : V.optionKeys;
+    const raw = new Array(keys.length);
+    if (src === undefined || src === null) return raw;
+    if (typeof src !== 'object' || Array.isArray(src)) throw new TypeError(form.notObject(src, V));
+    for (const k in src) {  // own keys (the enum cache: no array per call)
+      if (!Object.prototype.hasOwnProperty.call(src, k)) continue;
+      const j = keys.indexOf(k);
+      if (j < 0) throw new RangeError(form.unknown(k, V, opName));
+      raw[j] = src[k];
+    }
+    return raw;
+  }
 
   // The operator version in force at an opset: the newest version not newer than it.
   function opVersion(opType, opset, versions) {
@@ -315,47 +504,60 @@ function makeApi(loadModule) {
 
   // ---------------------------------------------------------------- the sampler
 
-  let modulePromise = null;
-
   // Default limit on what one call may allocate in wasm memory: 2 GiB, what a wasm32 heap
   // can give in practice (its addresses stop at 4 GiB and inputs need room too).
   const DEFAULT_MAX_BYTES = 2 ** 31;
   const SMALL_TEMP = 4096;  // bytes of each of the module's blocks for small temporaries
 
+  const CREATE_OPTIONS = ['wasmUrl', 'wasmBinary', 'maxBytes'];
+
+  // Each sampler has a module instance of its own (loadModule returns a fresh one on every
+  // call; the loaders keep the compiled WebAssembly.Module, so later ones are cheap): its
+  // dispose() then frees exactly its memory, and a failed load leaves nothing behind.
   async function createSampler(options) {
-    if (options !== undefined && (options === null || typeof options !== 'object'))
+    if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
       throw new TypeError(`createSampler: options must be an object, got ${describe(options)}`);
-    const o = options || {};
+    const o = checkOptions(options, 'createSampler', CREATE_OPTIONS);
     let maxBytes = DEFAULT_MAX_BYTES;
     if (o.maxBytes !== undefined) {
       maxBytes = checkInt(o.maxBytes, 'createSampler: maxBytes');
       if (maxBytes < 1) throw new RangeError(`createSampler: maxBytes must be positive, got ${maxBytes}`);
     }
-    if (!modulePromise) {
-      modulePromise = Promise.resolve().then(() => loadModule(o));
-      modulePromise.catch(() => { modulePromise = null; });
+    // What the loader gets: only the checked options, in one form each.
+    const load = {};
+    if (o.wasmBinary !== undefined) {
+      const b = o.wasmBinary;
+      if (ArrayBuffer.isView(b)) load.wasmBinary = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      else if (/^\[object (Shared)?ArrayBuffer\]$/.test(Object.prototype.toString.call(b))) load.wasmBinary = new Uint8Array(b);
+      else throw new TypeError(`createSampler: wasmBinary: expected the .wasm bytes (an ArrayBuffer or Uint8Array), got ${describe(b)}`);
     }
-    const M = await modulePromise;
+    if (o.wasmUrl !== undefined) {
+      const u = o.wasmUrl;
+      if (typeof u === 'string') load.wasmUrl = u;
+      else if (u !== null && typeof u === 'object' && typeof u.href === 'string') load.wasmUrl = u.href;
+      else throw new TypeError(`createSampler: wasmUrl: expected a string or a URL, got ${describe(u)}`);
+    }
+    const M = await loadModule(load);
     return new Sampler(M, maxBytes);
   }
 
   class Sampler {
     constructor(M, maxBytes) {
-      this._M = M;
+      this._M = M;  // null once disposed
       this._maxBytes = maxBytes;
       this._blockPtr = M.paramBlock() >>> 0;
-      this._S = {
-        OP: M.SLOT_OP, X_TYPE: M.SLOT_X_TYPE, RANK: M.SLOT_RANK, MODE: M.SLOT_MODE,
-        COORD: M.SLOT_COORD, NEAREST: M.SLOT_NEAREST, CUBIC_A: M.SLOT_CUBIC_A,
-        EXCLUDE: M.SLOT_EXCLUDE, ANTIALIAS: M.SLOT_ANTIALIAS, EXTRAPOLATION: M.SLOT_EXTRAPOLATION,
-        POLICY: M.SLOT_POLICY, COMPAT: M.SLOT_COMPAT, HAS_AXES: M.SLOT_HAS_AXES,
-        N_AXES: M.SLOT_N_AXES, HAS_SCALES: M.SLOT_HAS_SCALES, HAS_SIZES: M.SLOT_HAS_SIZES,
-        HAS_ROI: M.SLOT_HAS_ROI, PADDING: M.SLOT_PADDING, ALIGN: M.SLOT_ALIGN_CORNERS,
-        GRID_TYPE: M.SLOT_GRID_TYPE, GRID_RANK: M.SLOT_GRID_RANK, OUT_RANK: M.SLOT_OUT_RANK,
-        IN_DIMS: M.SLOT_IN_DIMS, AXES: M.SLOT_AXES, SCALES: M.SLOT_SCALES, SIZES: M.SLOT_SIZES,
-        ROI: M.SLOT_ROI, GRID_DIMS: M.SLOT_GRID_DIMS, OUT_DIMS: M.SLOT_OUT_DIMS,
-        HEADER: M.SLOT_IN_DIMS, MAX_RANK: M.MAX_RANK,
-      };
+      // The module is this sampler's own: its allocation limit is set once.
+      M._osw_set_allocation_limit(maxBytes);
+      // Three blocks of SMALL_TEMP bytes for small temporaries (see _temp), made on first use.
+      this._small = [0, 0, 0];
+      this._blockBuf = this._blockView = this._heapBuf = this._heaps = null;
+      // The methods are bound, so `const { resize } = sampler` works.
+      for (const name of publicMethods())
+        Object.defineProperty(this, name, { value: this[name].bind(this), writable: true, configurable: true });
+      const sp = blockSpec(M);
+      this._S = sp.slots;             // the parameter block's slots by name
+      this._attrSlots = sp.attrSlots; // the Resize attributes' slots, in spec order
+      this._maxRank = M.MAX_RANK;
     }
 
     // The parameter block, viewed afresh: wasm memory may have grown since the last call.
@@ -363,18 +565,28 @@ function makeApi(loadModule) {
       const buf = this._M.HEAPU8.buffer;
       if (this._blockBuf !== buf) {
         this._blockBuf = buf;
-        this._blockView = new Float64Array(buf, this._blockPtr, this._M.BLOCK_SIZE);
+        this._blockView = new Float64Array(buf, this._blockPtr, this._S.blockSize);
       }
       return this._blockView;
     }
 
-    // The core's allocation limit is this sampler's maxBytes. Samplers share the module,
-    // so the limit last sent is kept on it, and sent again only when it differs.
-    _sendLimit() {
-      const M = this._M;
-      if (M.oswLimitSent === this._maxBytes) return;
-      M._osw_set_allocation_limit(this._maxBytes);
-      M.oswLimitSent = this._maxBytes;
+    // Every public method starts here: a disposed sampler has no module.
+    _live() {
+      if (this._M === null) throw new Error(`sampler: ${DISPOSED}`);
+    }
+
+    // Frees the module instance: every reference to it and to its memory is dropped, so
+    // the garbage collector can take both. Idempotent; later calls throw.
+    dispose() {
+      this._M = null;
+      this._blockBuf = this._blockView = this._heapBuf = this._heaps = null;
+      this._small = [0, 0, 0];
+    }
+
+    // The bytes of wasm memory this sampler's module instance holds (its whole heap, which
+    // only grows while the instance lives); 0 once disposed.
+    get memoryBytes() {
+      return this._M === null ? 0 : this._M.HEAPU8.buffer.byteLength;
     }
 
     _check(status) {
@@ -393,21 +605,18 @@ function makeApi(loadModule) {
     }
 
     // Memory for one of a call's temporaries (slot 0: X, 1: grid, 2: Y). Small ones use
-    // three blocks of SMALL_TEMP bytes allocated once per module (samplers share it, and a
-    // call never runs inside another), so small calls make no malloc/free round trips;
-    // larger ones are allocated here and freed by _freeTemp(), which leaves the blocks.
+    // three blocks of SMALL_TEMP bytes allocated once per sampler (a call never runs inside
+    // another), so small calls make no malloc/free round trips; larger ones are allocated
+    // here and freed by _freeTemp(), which leaves the blocks.
     _temp(bytes, what, slot) {
       if (bytes > SMALL_TEMP || SMALL_TEMP > this._maxBytes) return this._alloc(bytes, what);
-      const M = this._M;
-      if (!M.oswSmallTemps) M.oswSmallTemps = [0, 0, 0];
-      const small = M.oswSmallTemps;
+      const small = this._small;
       if (small[slot] === 0) small[slot] = this._alloc(SMALL_TEMP, what);
       return small[slot];
     }
 
     _freeTemp(p) {
-      const small = this._M.oswSmallTemps;
-      if (!small || !small.includes(p)) this._M._osw_free(p);
+      if (!this._small.includes(p)) this._M._osw_free(p);
     }
 
     // Wasm memory as an array of Ctor's elements. Kept until memory grows (growth detaches
@@ -434,10 +643,11 @@ function makeApi(loadModule) {
       const p = this._temp(bytes, what, slot);
       try {
         const A = v.info.arrays[0];
-        if (typedArrayName(v.data) === A.name && p % v.info.bytes === 0) {
-          this._heap(A).set(v.data, p / v.info.bytes);
+        const data = v.wasm ? v.wasm.data : v.data;  // another sampler's tensor: its view
+        if (typedArrayName(data) === A.name && p % v.info.bytes === 0) {
+          this._heap(A).set(data, p / v.info.bytes);
         } else {
-          this._heap(Uint8Array).set(new Uint8Array(v.data.buffer, v.data.byteOffset, bytes), p);
+          this._heap(Uint8Array).set(new Uint8Array(data.buffer, data.byteOffset, bytes), p);
         }
       } catch (e) {
         // A buffer detached or resized after the checks: free, then report.
@@ -469,21 +679,22 @@ function makeApi(loadModule) {
 
     _readOutDims(b) {
       const S = this._S;
-      const rank = b[S.OUT_RANK];
+      const rank = b[S.outRank];
       const dims = new Array(rank);
       let n = 1;
-      for (let i = 0; i < rank; i++) { dims[i] = b[S.OUT_DIMS + i]; n *= dims[i]; }
+      for (let i = 0; i < rank; i++) { dims[i] = b[S.outDims + i]; n *= dims[i]; }
       return { dims, n };
     }
 
     _checkRank(v, what, min) {
-      if (v.dims.length < min || v.dims.length > this._S.MAX_RANK)
-        throw new RangeError(`${what}: rank must be in [${min}, ${this._S.MAX_RANK}], got ${v.dims.length}`);
+      if (v.dims.length < min || v.dims.length > this._maxRank)
+        throw new RangeError(`${what}: rank must be in [${min}, ${this._maxRank}], got ${v.dims.length}`);
     }
 
     // Runs a planned call: the output dims are in the parameter block. Inputs that live in
-    // this module's memory (sampler.tensor) are used in place; others are copied in. The
-    // result goes to `target` when given (in place for a wasm tensor), else to a new tensor.
+    // this sampler's memory (its sampler.tensor()s) are used in place; others (arrays, and
+    // another sampler's tensors) are copied in. The result goes to `target` when given (in
+    // place for one of this sampler's tensors), else to a new tensor.
     _execute(x, grid, target, op) {
       const M = this._M;
       const out = this._readOutDims(this._block());
@@ -494,11 +705,11 @@ function makeApi(loadModule) {
           if (target.type !== x.type) throw new TypeError(`output: expected a '${x.type}' tensor (the type of X), got '${target.type}'`);
           if (target.dims.length !== out.dims.length || target.dims.some((d, i) => d !== out.dims[i]))
             throw new RangeError(`output: expected dims [${out.dims.join(', ')}], got [${target.dims.join(', ')}]`);
-          yWasm = target.wasm;
+          if (target.wasm && target.wasm._owner === this) yWasm = target.wasm;
         }
-        if (x.wasm) xp = x.wasm._ptr; else { xp = this._copyIn(x, 'X', 0); xTemp = true; }
+        if (x.wasm && x.wasm._owner === this) xp = x.wasm._ptr; else { xp = this._copyIn(x, 'X', 0); xTemp = true; }
         if (grid) {
-          if (grid.wasm) gp = grid.wasm._ptr; else { gp = this._copyIn(grid, 'grid', 1); gTemp = true; }
+          if (grid.wasm && grid.wasm._owner === this) gp = grid.wasm._ptr; else { gp = this._copyIn(grid, 'grid', 1); gTemp = true; }
         }
         if (yWasm) {
           yp = yWasm._ptr;
@@ -514,7 +725,8 @@ function makeApi(loadModule) {
         if (!target) return this._copyOut(x, out.dims, yp, out.n);
         if (!yWasm) {
           const bytes = out.n * x.info.bytes;
-          new Uint8Array(target.data.buffer, target.data.byteOffset, bytes).set(new Uint8Array(M.HEAPU8.buffer, yp, bytes));
+          const data = target.wasm ? target.wasm.data : target.data;
+          new Uint8Array(data.buffer, data.byteOffset, bytes).set(new Uint8Array(M.HEAPU8.buffer, yp, bytes));
         }
         return target.tensor;
       } finally {
@@ -529,6 +741,7 @@ function makeApi(loadModule) {
     // A tensor allocated in wasm memory. Its `data` is a view created afresh on each access
     // (memory may grow and detach old views); dispose() frees it.
     tensor(type, dims) {
+      this._live();
       if (typeof type !== 'string') throw new TypeError(`tensor: type must be a string, got ${describe(type)}`);
       const info = TYPES[type];
       if (!info) throw new TypeError(`tensor: unsupported type '${type}'${didYouMean(type, Object.keys(TYPES))}`);
@@ -537,43 +750,38 @@ function makeApi(loadModule) {
         if (v < 0) throw new RangeError(`${nameOf(w, i)}: must be non-negative, got ${v}`);
         return v;
       });
-      if (d.length > this._S.MAX_RANK) throw new RangeError(`tensor: rank must be at most ${this._S.MAX_RANK}, got ${d.length}`);
+      if (d.length > this._maxRank) throw new RangeError(`tensor: rank must be at most ${this._maxRank}, got ${d.length}`);
       const n = d.reduce((a, b) => a * b, 1);
-      if (!Number.isSafeInteger(n * info.bytes) || n * info.bytes > 0xffffffff)
+      const bytes = n * info.bytes;
+      if (!Number.isSafeInteger(bytes))
         throw new RangeError(`tensor: [${d.join(', ')}] x ${info.bytes} bytes does not fit in wasm memory`);
-      const ptr = this._alloc(n * info.bytes, 'tensor');
-      return new WasmTensor(this._M, type, d, ptr, n);
+      if (bytes > 0xffffffff && bytes <= this._maxBytes)
+        throw new RangeError(`tensor: needs ${bytes} bytes, more than wasm memory can hold (4 GiB)`);
+      const ptr = this._alloc(bytes, 'tensor');  // over maxBytes: "needs N bytes" with the limit
+      return new WasmTensor(this, type, d, ptr, n);
     }
 
-    // p: normalised Resize parameters. Returns the output tensor.
+    // p: Resize parameters from _resizeParams. Returns the output tensor.
     _resize(x, p, target) {
       const S = this._S, M = this._M;
       const b = this._block();
-      b.fill(0, 0, S.HEADER);
-      b[S.OP] = 1;
-      b[S.X_TYPE] = x.info.code;
-      b[S.RANK] = x.dims.length;
-      b[S.MODE] = p.mode;
-      b[S.COORD] = p.coord;
-      b[S.NEAREST] = p.nearest;
-      b[S.CUBIC_A] = p.cubicA;
-      b[S.EXCLUDE] = p.excludeOutside;
-      b[S.ANTIALIAS] = p.antialias;
-      b[S.EXTRAPOLATION] = p.extrapolation;
-      b[S.POLICY] = p.policy;
-      b[S.COMPAT] = p.compat || 0;
-      for (let i = 0; i < x.dims.length; i++) b[S.IN_DIMS + i] = x.dims[i];
+      b.fill(0, 0, S.headerEnd);
+      b[S.op] = OP_RESIZE;
+      b[S.xType] = x.info.code;
+      b[S.rank] = x.dims.length;
+      const slots = this._attrSlots, values = p.attrs;
+      for (let i = 0; i < slots.length; i++) b[slots[i]] = values[i];
+      for (let i = 0; i < x.dims.length; i++) b[S.inDims + i] = x.dims[i];
       const n = p.axes ? p.axes.length : x.dims.length;
-      b[S.HAS_AXES] = p.axes ? 1 : 0;
-      b[S.N_AXES] = n;
-      if (p.axes) for (let i = 0; i < n; i++) b[S.AXES + i] = p.axes[i];
-      b[S.HAS_SCALES] = p.scales ? 1 : 0;
-      if (p.scales) for (let i = 0; i < n; i++) b[S.SCALES + i] = p.scales[i];
-      b[S.HAS_SIZES] = p.sizes ? 1 : 0;
-      if (p.sizes) for (let i = 0; i < n; i++) b[S.SIZES + i] = p.sizes[i];
-      b[S.HAS_ROI] = p.roi ? 1 : 0;
-      if (p.roi) for (let i = 0; i < 2 * n; i++) b[S.ROI + i] = p.roi[i];
-      this._sendLimit();
+      b[S.hasAxes] = p.axes ? 1 : 0;
+      b[S.nAxes] = n;
+      if (p.axes) for (let i = 0; i < n; i++) b[S.axes + i] = p.axes[i];
+      b[S.hasScales] = p.scales ? 1 : 0;
+      if (p.scales) for (let i = 0; i < n; i++) b[S.scales + i] = p.scales[i];
+      b[S.hasSizes] = p.sizes ? 1 : 0;
+      if (p.sizes) for (let i = 0; i < n; i++) b[S.sizes + i] = p.sizes[i];
+      b[S.hasRoi] = p.roi ? 1 : 0;
+      if (p.roi) for (let i = 0; i < 2 * n; i++) b[S.roi + i] = p.roi[i];
       this._check(M._osw_plan_resize());
       return this._execute(x, null, target, OP_RESIZE);
     }
@@ -581,19 +789,18 @@ function makeApi(loadModule) {
     _gridSample(x, grid, p, target) {
       const S = this._S, M = this._M;
       const b = this._block();
-      b.fill(0, 0, S.HEADER);
-      b[S.OP] = 2;
-      b[S.X_TYPE] = x.info.code;
-      b[S.RANK] = x.dims.length;
-      b[S.MODE] = p.mode;
-      b[S.PADDING] = p.padding;
-      b[S.ALIGN] = p.alignCorners;
-      b[S.COMPAT] = p.compat || 0;
-      for (let i = 0; i < x.dims.length; i++) b[S.IN_DIMS + i] = x.dims[i];
-      b[S.GRID_TYPE] = grid.info.code;
-      b[S.GRID_RANK] = grid.dims.length;
-      for (let i = 0; i < grid.dims.length; i++) b[S.GRID_DIMS + i] = grid.dims[i];
-      this._sendLimit();
+      b.fill(0, 0, S.headerEnd);
+      b[S.op] = OP_GRID_SAMPLE;
+      b[S.xType] = x.info.code;
+      b[S.rank] = x.dims.length;
+      b[S.mode] = p.mode;
+      b[S.padding] = p.padding;
+      b[S.alignCorners] = p.alignCorners;
+      b[S.compat] = p.compat || 0;
+      for (let i = 0; i < x.dims.length; i++) b[S.inDims + i] = x.dims[i];
+      b[S.gridType] = grid.info.code;
+      b[S.gridRank] = grid.dims.length;
+      for (let i = 0; i < grid.dims.length; i++) b[S.gridDims + i] = grid.dims[i];
       this._check(M._osw_plan_grid_sample());
       return this._execute(x, grid, target, OP_GRID_SAMPLE);
     }
@@ -604,6 +811,7 @@ function makeApi(loadModule) {
 
     // Like run, writing the output into outputs[0]; returns outputs.
     runInto(node, inputs, outputs) {
+      this._live();
       if (!Array.isArray(outputs) || outputs.length !== 1)
         throw new TypeError(`outputs: expected an array of one output tensor, got ${describe(outputs)}`);
       this._runNode(node, inputs, checkTensor(outputs[0], 'outputs[0]'));
@@ -611,6 +819,7 @@ function makeApi(loadModule) {
     }
 
     _runNode(node, inputs, target) {
+      this._live();
       if (node === null || typeof node !== 'object')
         throw new TypeError(`run: expected a node { opType, opset, attributes }, got ${describe(node)}`);
       const { opType, opset } = node;
@@ -632,60 +841,60 @@ function makeApi(loadModule) {
       const version = opVersion('Resize', opset, [10, 11, 13, 18, 19]);
       const V = RESIZE_VERSIONS[version];
       const name = `Resize-${version} (opset ${opset})`;
-      const a = checkAttributes(attributes, V.attrs, name);
+      const raw = readResizeArgs(attributes, V, NODE_FORM, name);
       const maxInputs = version === 10 ? 2 : 4;
       if (inputs.length > maxInputs) throw new RangeError(`inputs: ${name} takes at most ${maxInputs} inputs, got ${inputs.length}`);
       if (inputs[0] === null || inputs[0] === undefined) throw new TypeError('X: the input tensor is required');
       const x = checkTensor(inputs[0], 'X');
       this._checkRank(x, 'X', 1);
-      const rank = x.dims.length;
+      return this._resize(x, this._resizeParams(V, NODE_FORM, raw, x.dims.length, inputs, compat), target);
+    }
 
-      const p = {
-        mode: checkEnum(attr(a, 'mode', 'nearest'), 'mode', V.modes),
-        coord: COORD_MODES.asymmetric,
-        nearest: NEAREST_OPSET10,
-        cubicA: -0.75, excludeOutside: 0, extrapolation: 0, antialias: 0, policy: 0,
-        axes: null, scales: null, sizes: null, roi: null, compat,
-      };
-      if (version === 10) {
-        const s = optionalTensor(inputs[1], 'scales', false);
-        if (!s) throw new TypeError('scales: Resize-10 requires the scales input');
-        requireType(s, 'scales', ['float32']);
-        p.scales = this._listOf(s, 'scales', rank, 'rank of X');
-        return this._resize(x, p, target);
+    // The one place where a Resize's parameters are made, for run() (Resize and Upsample
+    // nodes), resize() and upsample(). raw: the attributes or options as readResizeArgs read
+    // them. Each attribute of the parameter block (spec.attrs) given there is checked; the
+    // others take V's values. Then the axes, and the scales / sizes / roi lists (from the
+    // node's inputs or from raw: the form's take()), checked against each other and the
+    // axes. compat: the node's (run), else undefined (an option). Returns { attrs (values in
+    // spec.attrs order), axes, scales, sizes, roi }.
+    _resizeParams(V, form, raw, rank, inputs, compat) {
+      const attrs = spec.attrs, keys = form.onnx ? V.onnxKeys : V.optionKeys, defaults = V.defaults;
+      const values = new Array(attrs.length);
+      for (let i = 0; i < attrs.length; i++) {
+        const v = raw[i];
+        values[i] = v === undefined ? defaults[i] : attrs[i].check(v, keys[i], V);
       }
-      p.coord = checkEnum(attr(a, 'coordinate_transformation_mode', 'half_pixel'), 'coordinate_transformation_mode', V.coords);
-      p.nearest = checkEnum(attr(a, 'nearest_mode', 'round_prefer_floor'), 'nearest_mode', NEAREST_MODES);
-      p.cubicA = checkFinite(attr(a, 'cubic_coeff_a', -0.75), 'cubic_coeff_a');
-      p.excludeOutside = checkBool01(attr(a, 'exclude_outside', 0), 'exclude_outside');
-      p.extrapolation = Math.fround(checkNumber(attr(a, 'extrapolation_value', 0), 'extrapolation_value'));
-      if (version >= 18) {
-        p.antialias = checkBool01(attr(a, 'antialias', 0), 'antialias');
-        p.policy = checkEnum(attr(a, 'keep_aspect_ratio_policy', 'stretch'), 'keep_aspect_ratio_policy', POLICIES);
-        if (a.axes !== undefined) p.axes = this._axes(a.axes, rank);
-      }
-      const n = p.axes ? p.axes.length : rank;
-      const nWhat = p.axes ? 'length of axes' : 'rank of X';
-      const roi = optionalTensor(inputs[1], 'roi', true);
-      const scales = optionalTensor(inputs[2], 'scales', true);
-      const sizes = optionalTensor(inputs[3], 'sizes', true);
-      if (scales && sizes) throw new RangeError('scales and sizes: give only one of them (the other omitted or empty)');
-      if (!scales && !sizes) throw new TypeError('scales and sizes: one of them is required');
-      if (scales) {
-        requireType(scales, 'scales', ['float32']);
-        p.scales = this._listOf(scales, 'scales', n, nWhat);
+      if (compat !== undefined) values[spec.index.compat] = compat;
+      const axesRaw = raw[attrs.length + AXES];
+      const axes = axesRaw === undefined ? null : this._axes(axesRaw, rank);
+      const n = axes ? axes.length : rank;
+      const nWhat = axes ? 'length of axes' : `rank of ${form.x}`;
+      let scales = null, sizes = null, roi = null;
+      if (V.scalesOnly) {
+        const s = form.take(raw, inputs, 'scales', SCALES, V);
+        if (s === undefined) throw new TypeError(form.scalesRequired(V));
+        scales = form.list(this, s, 'scales', n, nWhat);
+        if (V.minScale) {
+          scales.forEach((f, i) => {
+            if (!(f >= V.minScale) || !Number.isFinite(f)) throw new RangeError(`scales[${i}]: Upsample scales must be finite and >= 1, got ${f}`);
+          });
+        }
       } else {
-        requireType(sizes, 'sizes', ['int64']);
-        p.sizes = this._listOf(sizes, 'sizes', n, nWhat);
+        const r = form.take(raw, inputs, 'roi', ROI, V);
+        const s = form.take(raw, inputs, 'scales', SCALES, V);
+        const z = form.take(raw, inputs, 'sizes', SIZES, V);
+        if (s !== undefined && z !== undefined) throw new RangeError(form.both);
+        if (s === undefined && z === undefined) throw new TypeError(form.none);
+        if (s !== undefined) scales = form.list(this, s, 'scales', n, nWhat);
+        else sizes = form.list(this, z, 'sizes', n, nWhat);
+        const policy = spec.index.policy;
+        if (values[policy] !== 0 && !sizes) throw new RangeError(form.policy(raw[policy]));
+        if (values[spec.index.coord] === COORD_MODES.tf_crop_and_resize) {
+          if (r === undefined) throw new TypeError(form.roi);
+          roi = form.list(this, r, 'roi', 2 * n, nWhat);
+        }
       }
-      if (p.policy !== 0 && !sizes)
-        throw new RangeError(`keep_aspect_ratio_policy: '${attr(a, 'keep_aspect_ratio_policy')}' applies only when sizes is given`);
-      if (p.coord === COORD_MODES.tf_crop_and_resize) {
-        if (!roi) throw new TypeError("roi: required when coordinate_transformation_mode is 'tf_crop_and_resize'");
-        requireType(roi, 'roi', ['float32', 'float64', 'float16']);
-        p.roi = this._listOf(roi, 'roi', 2 * n, `twice the ${nWhat}`);
-      }
-      return this._resize(x, p, target);
+      return { attrs: values, axes, scales, sizes, roi };
     }
 
     _listOf(t, what, n, nWhat) {
@@ -711,38 +920,16 @@ function makeApi(loadModule) {
     _runUpsample(opset, attributes, inputs, target, compat) {
       if (opset < 7) throw new RangeError(`opset: Upsample before opset 7 (height_scale/width_scale attributes) is not supported, got opset ${opset}`);
       const version = opset >= 9 ? 9 : 7;
+      const V = UPSAMPLE_VERSIONS[version];
       const name = `Upsample-${version} (opset ${opset})`;
-      const a = checkAttributes(attributes, version === 7 ? ['mode', 'scales'] : ['mode'], name);
+      const form = version === 7 ? UPSAMPLE7_FORM : NODE_FORM;
+      const raw = readResizeArgs(attributes, V, form, name);
       const maxInputs = version === 7 ? 1 : 2;
       if (inputs.length > maxInputs) throw new RangeError(`inputs: ${name} takes at most ${maxInputs} inputs, got ${inputs.length}`);
       if (inputs[0] === null || inputs[0] === undefined) throw new TypeError('X: the input tensor is required');
       const x = checkTensor(inputs[0], 'X');
       this._checkRank(x, 'X', 1);
-      const rank = x.dims.length;
-      let scales;
-      if (version === 7) {
-        if (a.scales === undefined) throw new TypeError('scales: Upsample-7 requires the scales attribute');
-        scales = checkList(a.scales, 'scales', float32Elem);
-        if (scales.length !== rank) throw new RangeError(`scales: expected ${rank} values (the rank of X), got ${scales.length}`);
-      } else {
-        const s = optionalTensor(inputs[1], 'scales', false);
-        if (!s) throw new TypeError('scales: Upsample-9 requires the scales input');
-        requireType(s, 'scales', ['float32']);
-        scales = this._listOf(s, 'scales', rank, 'rank of X');
-      }
-      return this._upsample(x, scales, checkEnum(attr(a, 'mode', 'nearest'), 'mode', pick(RESIZE_MODES, ['nearest', 'linear'])), target, compat);
-    }
-
-    // Upsample = Resize with asymmetric coordinates and floor for nearest (row 14).
-    _upsample(x, scales, mode, target, compat) {
-      scales.forEach((s, i) => {
-        if (!(s >= 1) || !Number.isFinite(s)) throw new RangeError(`scales[${i}]: Upsample scales must be finite and >= 1, got ${s}`);
-      });
-      return this._resize(x, {
-        mode, coord: COORD_MODES.asymmetric, nearest: NEAREST_MODES.floor, cubicA: -0.75,
-        excludeOutside: 0, extrapolation: 0, antialias: 0, policy: 0,
-        axes: null, scales, sizes: null, roi: null, compat: compat || 0,
-      }, target);
+      return this._resize(x, this._resizeParams(V, form, raw, x.dims.length, inputs, compat), target);
     }
 
     _runGridSample(opset, attributes, inputs, target, compat) {
@@ -779,69 +966,39 @@ function makeApi(loadModule) {
 
     // Like resize, writing into `output` (a tensor of the right type and dims, e.g. from
     // sampler.tensor()); returns it.
-    resizeInto(x, output, options) { return this._resizeOpts(x, options, checkTensor(output, 'output')); }
+    resizeInto(x, output, options) { this._live(); return this._resizeOpts(x, options, checkTensor(output, 'output')); }
 
     _resizeOpts(x, options, target) {
-      const o = checkOptions(options, 'resize', RESIZE_OPTIONS);
+      this._live();
+      const V = RESIZE_OPTIONS_VERSION;
+      const raw = readResizeArgs(options, V, OPTIONS_FORM, V.name);
       const xt = checkTensor(x, 'x');
       this._checkRank(xt, 'x', 1);
-      const rank = xt.dims.length;
-      const p = {
-        mode: enumOpt(o, 'mode', 'nearest', RESIZE_MODES),
-        coord: enumOpt(o, 'coordinateTransformationMode', 'half_pixel', RESIZE_VERSIONS[19].coords),
-        nearest: enumOpt(o, 'nearestMode', 'round_prefer_floor', NEAREST_MODES),
-        cubicA: checkFinite(opt(o, 'cubicCoeffA', -0.75), 'cubicCoeffA'),
-        excludeOutside: checkBool01(opt(o, 'excludeOutside', false), 'excludeOutside'),
-        extrapolation: Math.fround(checkNumber(opt(o, 'extrapolationValue', 0), 'extrapolationValue')),
-        antialias: checkBool01(opt(o, 'antialias', false), 'antialias'),
-        policy: enumOpt(o, 'keepAspectRatioPolicy', 'stretch', POLICIES),
-        axes: o.axes === undefined ? null : this._axes(o.axes, rank),
-        scales: null, sizes: null, roi: null,
-        compat: enumOpt(o, 'compat', 'onnx', COMPATS),
-      };
-      const n = p.axes ? p.axes.length : rank;
-      const nWhat = p.axes ? 'length of axes' : 'rank of x';
-      if (o.scales !== undefined && o.sizes !== undefined) throw new RangeError('resize: give scales or sizes, not both');
-      if (o.scales === undefined && o.sizes === undefined) throw new TypeError('resize: one of scales or sizes is required');
-      const lengthCheck = (list, what, want) => {
-        if (list.length !== want) throw new RangeError(`${what}: expected ${want} values (the ${nWhat}), got ${list.length}`);
-        return list;
-      };
-      // scales are float32 in ONNX: rounding them here gives the same output shape and
-      // coordinates as a model carrying the same numbers.
-      if (o.scales !== undefined) p.scales = lengthCheck(checkList(o.scales, 'scales', float32Elem), 'scales', n);
-      else p.sizes = lengthCheck(checkList(o.sizes, 'sizes', intElem), 'sizes', n);
-      if (p.policy !== 0 && !p.sizes) throw new RangeError('keepAspectRatioPolicy: applies only when sizes is given');
-      if (p.coord === COORD_MODES.tf_crop_and_resize) {
-        if (o.roi === undefined) throw new TypeError("roi: required when coordinateTransformationMode is 'tf_crop_and_resize'");
-        p.roi = lengthCheck(checkList(o.roi, 'roi', numberElem), 'roi', 2 * n);
-      }
-      return this._resize(xt, p, target);
+      return this._resize(xt, this._resizeParams(V, OPTIONS_FORM, raw, xt.dims.length, null, undefined), target);
     }
 
     // Upsample-9 semantics: nearest (floor) or linear, asymmetric coordinates, scales >= 1.
     upsample(x, options) { return this._upsampleOpts(x, options, null); }
 
-    upsampleInto(x, output, options) { return this._upsampleOpts(x, options, checkTensor(output, 'output')); }
+    upsampleInto(x, output, options) { this._live(); return this._upsampleOpts(x, options, checkTensor(output, 'output')); }
 
     _upsampleOpts(x, options, target) {
-      const o = checkOptions(options, 'upsample', ['scales', 'mode', 'compat']);
+      this._live();
+      const V = UPSAMPLE_OPTIONS_VERSION;
+      const raw = readResizeArgs(options, V, OPTIONS_FORM, V.name);
       const xt = checkTensor(x, 'x');
       this._checkRank(xt, 'x', 1);
-      if (o.scales === undefined) throw new TypeError('upsample: scales is required');
-      const scales = checkList(o.scales, 'scales', float32Elem);
-      if (scales.length !== xt.dims.length) throw new RangeError(`scales: expected ${xt.dims.length} values (the rank of x), got ${scales.length}`);
-      return this._upsample(xt, scales, enumOpt(o, 'mode', 'nearest', pick(RESIZE_MODES, ['nearest', 'linear'])), target,
-        enumOpt(o, 'compat', 'onnx', COMPATS));
+      return this._resize(xt, this._resizeParams(V, OPTIONS_FORM, raw, xt.dims.length, null, undefined), target);
     }
 
     // GridSample-22 semantics: mode 'linear' | 'nearest' | 'cubic', paddingMode 'zeros' |
     // 'border' | 'reflection', alignCorners boolean.
     gridSample(x, grid, options) { return this._gridSampleOpts(x, grid, options, null); }
 
-    gridSampleInto(x, grid, output, options) { return this._gridSampleOpts(x, grid, options, checkTensor(output, 'output')); }
+    gridSampleInto(x, grid, output, options) { this._live(); return this._gridSampleOpts(x, grid, options, checkTensor(output, 'output')); }
 
     _gridSampleOpts(x, grid, options, target) {
+      this._live();
       const o = checkOptions(options, 'gridSample', ['mode', 'paddingMode', 'alignCorners', 'compat']);
       const p = {
         mode: enumOpt(o, 'mode', 'linear', GRID_MODES_20),
@@ -853,8 +1010,6 @@ function makeApi(loadModule) {
     }
   }
 
-  const RESIZE_OPTIONS = ['sizes', 'scales', 'axes', 'roi', 'mode', 'coordinateTransformationMode',
-    'nearestMode', 'cubicCoeffA', 'excludeOutside', 'extrapolationValue', 'antialias', 'keepAspectRatioPolicy', 'compat'];
 
   // The core writes a non-integer number of a message as a token (src/common.h, num_text):
   // U+001A, the 16 hex digits of its IEEE-754 bits, U+001A. Printed here as JavaScript does.
@@ -892,6 +1047,18 @@ function makeApi(loadModule) {
   // bindings/image.js, when built in, adds the image helpers (ImageData <-> tensor).
   if (typeof installImageHelpers === 'function')
     installImageHelpers(Sampler, { checkTensor, checkOptions, checkEnum, checkNumber, checkInt, describe, TYPES });
+
+  // The sampler's public methods (image helpers included), which each sampler binds.
+  let publicNames = null;
+  function publicMethods() {
+    if (publicNames === null) {
+      publicNames = Object.getOwnPropertyNames(Sampler.prototype).filter((n) => {
+        const d = Object.getOwnPropertyDescriptor(Sampler.prototype, n);
+        return n !== 'constructor' && n[0] !== '_' && typeof d.value === 'function';
+      });
+    }
+    return publicNames;
+  }
 
   return { createSampler, TENSOR_TYPES: Object.freeze(Object.keys(TYPES)) };
 }

@@ -1,8 +1,9 @@
 // embind.cpp: the boundary between the JS API (bindings/api.js) and the C++ core.
 //
 // A call crosses it in two steps, both cheap: the JS layer writes the operator's
-// already-validated parameters into a parameter block (an array of doubles in wasm memory
-// whose slot numbers are exported below as constants), then calls the plain wasm exports
+// already-validated parameters into a parameter block (an array of doubles in wasm memory,
+// described once in param_block.h, whose table osw_param_table() / osw_param_slots() give
+// to JS), then calls the plain wasm exports
 //   _osw_plan_*()  -> validates against the core's rules, builds or reuses the plan, and
 //                     writes the output rank and dims back into the block;
 //   _osw_exec_*()  -> runs the plan on tensors whose data the JS layer placed in wasm memory.
@@ -19,46 +20,40 @@
 #include <string>
 
 #include "gridsample.h"
+#include "param_block.h"
 #include "resize.h"
 
 using namespace osw;
 
 namespace {
 
-// Slots of the parameter block. Dims-like arrays have kMaxRank slots each.
-enum Slot : int {
-  kOp = 0,
-  kXType,
-  kRank,
-  kMode,
-  kCoord,
-  kNearest,
-  kCubicA,
-  kExclude,
-  kAntialias,
-  kExtrapolation,
-  kPolicy,
-  kCompat,
-  kHasAxes,
-  kNAxes,
-  kHasScales,
-  kHasSizes,
-  kHasRoi,
-  kPadding,
-  kAlignCorners,
-  kGridType,
-  kGridRank,
-  kInDims = 32,
-  kAxes = kInDims + kMaxRank,
-  kScales = kAxes + kMaxRank,
-  kSizes = kScales + kMaxRank,
-  kRoi = kSizes + kMaxRank,         // 2 * kMaxRank
-  kKeyEnd = kRoi + 2 * kMaxRank,    // slots before this one identify a Resize plan
-  kGridDims = kKeyEnd,
-  kOutRank = kGridDims + kMaxRank,  // written by plan*(), so kept out of the plan key
-  kOutDims = kOutRank + 1,
-  kBlockSize = kOutDims + kMaxRank,
-};
+// Slots of the parameter block (param_block.h): each row's first slot, in order; a row of
+// `count` slots is followed by the next at +count.
+#define OSW_SLOT_ENUM(slot, name, count) slot, slot##Last_ = slot + (count) - 1,
+#define OSW_ATTR_ENUM(slot, ...) slot,
+enum Slot : int { OSW_PARAM_BLOCK(OSW_SLOT_ENUM, OSW_ATTR_ENUM) kBlockSize };
+#undef OSW_SLOT_ENUM
+#undef OSW_ATTR_ENUM
+
+// A slot's double as the type of the ResizeAttrs member it fills.
+template <typename T>
+void read_slot(double v, T* out) { *out = static_cast<T>(static_cast<int>(v)); }  // enums
+void read_slot(double v, bool* out) { *out = v != 0.0; }
+void read_slot(double v, double* out) { *out = v; }
+
+// The table JS reads when a module loads (static data, no code): one line of text per row
+// of param_block.h, fields separated by tabs (kind s: slots, r: a Resize attribute; name;
+// for an attribute its ONNX name, option name, default and check), and the first slot of
+// each row, in the same order. The last row is blockSize, the block's length.
+#define OSW_SLOT_TEXT(slot, name, count) "s\t" #name "\n"
+#define OSW_ATTR_TEXT(slot, name, member, onnx, option, dflt, check) \
+  "r\t" #name "\t" onnx "\t" option "\t" dflt "\t" check "\n"
+constexpr char kParamTable[] = OSW_PARAM_BLOCK(OSW_SLOT_TEXT, OSW_ATTR_TEXT) "s\tblockSize\n";
+#undef OSW_SLOT_TEXT
+#undef OSW_ATTR_TEXT
+#define OSW_SLOT_FIRST(slot, ...) slot,
+constexpr int32_t kParamSlots[] = {OSW_PARAM_BLOCK(OSW_SLOT_FIRST, OSW_SLOT_FIRST) kBlockSize};
+#undef OSW_SLOT_FIRST
 
 // Everything a call leaves behind for the next one, with one owner: the parameter block,
 // the last message, the Resize plan cache and the GridSample call's views. One per wasm
@@ -131,15 +126,11 @@ int plan_resize() {
   if (rank < 1 || rank > kMaxRank)
     return fail(Status::Range("X: rank must be in [1, " + int_text(kMaxRank) + "]"));
   ResizeAttrs at;
-  at.mode = static_cast<ResizeMode>(static_cast<int>(b[kMode]));
-  at.coord = static_cast<CoordMode>(static_cast<int>(b[kCoord]));
-  at.nearest = static_cast<NearestMode>(static_cast<int>(b[kNearest]));
-  at.cubic_a = b[kCubicA];
-  at.exclude_outside = b[kExclude] != 0.0;
-  at.antialias = b[kAntialias] != 0.0;
-  at.extrapolation_value = b[kExtrapolation];
-  at.policy = static_cast<AspectPolicy>(static_cast<int>(b[kPolicy]));
-  at.compat = static_cast<Compat>(static_cast<int>(b[kCompat]));
+#define OSW_NO_READ(...)
+#define OSW_READ_ATTR(slot, name, member, ...) read_slot(b[slot], &at.member);
+  OSW_PARAM_BLOCK(OSW_NO_READ, OSW_READ_ATTR)
+#undef OSW_NO_READ
+#undef OSW_READ_ATTR
   ResizeInputs in;
   in.has_axes = b[kHasAxes] != 0.0;
   in.n_axes = in.has_axes ? static_cast<int>(b[kNAxes]) : rank;
@@ -265,6 +256,8 @@ EMSCRIPTEN_KEEPALIVE int osw_exec_grid_sample(uintptr_t x, uintptr_t g, uintptr_
 EMSCRIPTEN_KEEPALIVE uintptr_t osw_alloc(double bytes) { return mem_alloc(bytes); }
 EMSCRIPTEN_KEEPALIVE void osw_free(uintptr_t p) { mem_free(p); }
 EMSCRIPTEN_KEEPALIVE void osw_set_allocation_limit(double bytes) { set_allocation_limit(bytes); }
+EMSCRIPTEN_KEEPALIVE const char* osw_param_table() { return kParamTable; }
+EMSCRIPTEN_KEEPALIVE const int32_t* osw_param_slots() { return kParamSlots; }
 }
 
 EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
@@ -274,34 +267,4 @@ EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
   function("heapUsed", &heap_used);
   function("releaseCaches", &release_caches);
   constant("MAX_RANK", static_cast<int>(kMaxRank));
-  constant("SLOT_OP", static_cast<int>(kOp));
-  constant("SLOT_X_TYPE", static_cast<int>(kXType));
-  constant("SLOT_RANK", static_cast<int>(kRank));
-  constant("SLOT_MODE", static_cast<int>(kMode));
-  constant("SLOT_COORD", static_cast<int>(kCoord));
-  constant("SLOT_NEAREST", static_cast<int>(kNearest));
-  constant("SLOT_CUBIC_A", static_cast<int>(kCubicA));
-  constant("SLOT_EXCLUDE", static_cast<int>(kExclude));
-  constant("SLOT_ANTIALIAS", static_cast<int>(kAntialias));
-  constant("SLOT_EXTRAPOLATION", static_cast<int>(kExtrapolation));
-  constant("SLOT_POLICY", static_cast<int>(kPolicy));
-  constant("SLOT_COMPAT", static_cast<int>(kCompat));
-  constant("SLOT_HAS_AXES", static_cast<int>(kHasAxes));
-  constant("SLOT_N_AXES", static_cast<int>(kNAxes));
-  constant("SLOT_HAS_SCALES", static_cast<int>(kHasScales));
-  constant("SLOT_HAS_SIZES", static_cast<int>(kHasSizes));
-  constant("SLOT_HAS_ROI", static_cast<int>(kHasRoi));
-  constant("SLOT_PADDING", static_cast<int>(kPadding));
-  constant("SLOT_ALIGN_CORNERS", static_cast<int>(kAlignCorners));
-  constant("SLOT_GRID_TYPE", static_cast<int>(kGridType));
-  constant("SLOT_GRID_RANK", static_cast<int>(kGridRank));
-  constant("SLOT_OUT_RANK", static_cast<int>(kOutRank));
-  constant("SLOT_IN_DIMS", static_cast<int>(kInDims));
-  constant("SLOT_AXES", static_cast<int>(kAxes));
-  constant("SLOT_SCALES", static_cast<int>(kScales));
-  constant("SLOT_SIZES", static_cast<int>(kSizes));
-  constant("SLOT_ROI", static_cast<int>(kRoi));
-  constant("SLOT_GRID_DIMS", static_cast<int>(kGridDims));
-  constant("SLOT_OUT_DIMS", static_cast<int>(kOutDims));
-  constant("BLOCK_SIZE", static_cast<int>(kBlockSize));
 }

@@ -328,6 +328,7 @@ function installImageHelpers(Sampler, h) {
    * premultiply: multiply RGB by alpha / 255 first.
    */
   Sampler.prototype.imageToTensor = function imageToTensor(image, options) {
+    this._live();
     const o = checkOptions(options, 'imageToTensor', TO_TENSOR_OPTIONS);
     const layout = checkEnum(opt(o, 'layout', 'nchw'), 'layout', LAYOUTS);
     const type = checkEnum(opt(o, 'type', layout === 'nhwc' ? 'uint8' : 'float32'), 'type', PIXEL_TYPES);
@@ -346,6 +347,7 @@ function installImageHelpers(Sampler, h) {
    * Inverts imageToTensor's mean/std/scale (and premultiply), then rounds and clamps.
    */
   Sampler.prototype.tensorToImageData = function tensorToImageData(tensor, options) {
+    this._live();
     const o = checkOptions(options, 'tensorToImageData', TO_IMAGE_OPTIONS);
     const t = checkTensor(tensor, 'tensor');
     if (!OUT_TYPES.includes(t.type))
@@ -366,6 +368,7 @@ function installImageHelpers(Sampler, h) {
    * or [y, x] factors, with ONNX's scales semantics (output floor(length * scale)).
    */
   Sampler.prototype.resizeImage = function resizeImage(image, options) {
+    this._live();
     if (options === undefined || options === null)
       throw new TypeError('resizeImage: options { width, height } are required');
     const o = checkOptions(options, 'resizeImage', RESIZE_IMAGE_OPTIONS);
@@ -401,6 +404,13 @@ function installImageHelpers(Sampler, h) {
     }
     if (!w) w = Math.max(1, Math.round(W * hgt / H));
     if (!hgt) hgt = Math.max(1, Math.round(H * w / W));
+    // The image is resized as float32 RGBA in wasm memory: 16 bytes a pixel, in and out.
+    // Checked here, before anything is allocated, with the sizes in the message.
+    for (const [what, pw, ph] of [['input', W, H], ['output', w, hgt]]) {
+      const bytes = 16 * pw * ph;
+      if (!(bytes <= this._maxBytes))
+        throw new RangeError(`resizeImage: the ${pw} x ${ph} ${what} needs ${bytes} bytes of wasm memory (float32 RGBA), more than the limit of ${this._maxBytes} bytes (createSampler({ maxBytes }))`);
+    }
 
     // Is there any alpha < 255? If not, premultiplying changes nothing and is skipped.
     let opaque = true;
@@ -452,7 +462,7 @@ function installImageHelpers(Sampler, h) {
     const resizeOptions = scales ? { scales, axes: [1, 2], mode, antialias } : { sizes: [hgt, w], axes: [1, 2], mode, antialias };
     for (const k of ['coordinateTransformationMode', 'cubicCoeffA', 'excludeOutside', 'nearestMode'])
       if (o[k] !== undefined) resizeOptions[k] = o[k];
-    const out = new Uint8ClampedArray(4 * w * hgt);
+    let out;
     if (typeof this.tensor === 'function' && typeof this.resizeInto === 'function') {
       // Zero-copy: both tensors live in wasm memory; the loops read and write there. The
       // views are taken after the allocations (memory growth detaches older views).
@@ -460,6 +470,7 @@ function installImageHelpers(Sampler, h) {
       try {
         xt = this.tensor('float32', [1, H, W, 4]);
         yt = this.tensor('float32', [1, hgt, w, 4]); // from scales: floor(length * scale), as the core
+        out = new Uint8ClampedArray(4 * w * hgt);
         fill(xt.data);
         this.resizeInto(xt, yt, resizeOptions);
         drain(yt.data, out);
@@ -468,6 +479,7 @@ function installImageHelpers(Sampler, h) {
         if (yt) yt.dispose();
       }
     } else {
+      out = new Uint8ClampedArray(4 * w * hgt);
       const x = new Float32Array(4 * n);
       fill(x);
       drain(this.resize({ type: 'float32', dims: [1, H, W, 4], data: x }, resizeOptions).data, out);

@@ -82,6 +82,13 @@ const CASES = [
   ['run(): attributes is an array', (s) => s.run({ opType: 'Resize', opset: 19, attributes: [] }, [X1(), null, f32([2])]), TypeError, /attributes/],
   ['resize(): options is a string', (s) => s.resize(X1(), 'linear'), TypeError, /options/],
   ['gridSample(): alignCorners is a string', (s) => s.gridSample(X4(), GRID(), { alignCorners: 'yes' }), TypeError, /alignCorners/],
+  // messages say what was given once ("got undefined", not "got undefined undefined")
+  ['dims missing', (s) => s.resize(T('float32', undefined, new Float32Array(2)), { scales: [2] }), TypeError, /^x\.dims: expected an array of integers, got undefined$/],
+  ['type is a function', (s) => s.resize(T(() => 0, [2], new Float32Array(2)), { scales: [2] }), TypeError, /^x\.type: expected a string, got a function$/],
+  // a flag says it wants a boolean (or the ONNX attribute's 0/1), not an integer
+  ['resize(): antialias is the string "true"', (s) => s.resize(X1(), { scales: [2], antialias: 'true' }), TypeError, /^antialias: expected true or false \(or 0 or 1\), got the string "true"$/],
+  ['resize(): excludeOutside is null', (s) => s.resize(X1(), { scales: [2], excludeOutside: null }), TypeError, /^excludeOutside: expected true or false \(or 0 or 1\), got null$/],
+  ['exclude_outside is a string', resize(19, { exclude_outside: '1' }, [X1(), null, f32([2])]), TypeError, /^exclude_outside: expected true or false \(or 0 or 1\), got the string "1"$/],
 
   // ------------------------------------------------------------ RangeError: bad shape or value
   ['dims do not match the data length', resize(19, {}, [T('float32', [2, 2], new Float32Array(3)), null, f32([2, 2])]), RangeError, /\bX\b.*\[2, 2\].*3/],
@@ -122,6 +129,7 @@ const CASES = [
   ['unknown keep_aspect_ratio_policy', resize(18, { keep_aspect_ratio_policy: 'fit' }, [X1(), null, null, i64([6])]), RangeError, /keep_aspect_ratio_policy.*'fit'/],
   ['keep_aspect_ratio_policy with scales', resize(19, { keep_aspect_ratio_policy: 'not_larger' }, [X1(), null, f32([2])]), RangeError, /keep_aspect_ratio_policy/],
   ['exclude_outside of 2', resize(19, { exclude_outside: 2 }, [X1(), null, f32([2])]), RangeError, /exclude_outside.*2/],
+  ['resize(): antialias of 0.5', (s) => s.resize(X1(), { scales: [2], antialias: 0.5 }), RangeError, /^antialias: expected true or false \(or 0 or 1\), got 0\.5$/],
   ['antialias of -1', resize(18, { antialias: -1 }, [X1(), null, f32([2])]), RangeError, /antialias/],
   ['cubic_coeff_a NaN', resize(19, { mode: 'cubic', cubic_coeff_a: NaN }, [X1(), null, f32([2])]), RangeError, /cubic_coeff_a/],
   ['antialias at opset 13', resize(13, { mode: 'linear', antialias: 1 }, [X1(), null, f32([0.5])]), RangeError, /antialias.*Resize-13/],
@@ -200,6 +208,75 @@ test('createSampler rejects a non-object options argument with a TypeError', asy
   const { createSampler } = await modPromise;
   await assert.rejects(() => createSampler('osw.wasm'), (e) => e instanceof TypeError && /options/.test(e.message));
   await assert.rejects(() => createSampler(42), TypeError);
+  await assert.rejects(() => createSampler(null), TypeError);
+  await assert.rejects(() => createSampler([]), TypeError);
+});
+
+test('createSampler rejects unknown options with a "did you mean", like every other function', async () => {
+  const { createSampler } = await modPromise;
+  await assert.rejects(() => createSampler({ wasmURL: 'x.wasm' }),
+    (e) => e instanceof RangeError && /^createSampler: unknown option 'wasmURL' \(did you mean 'wasmUrl'\?\); known options: wasmUrl, wasmBinary, maxBytes$/.test(e.message));
+  await assert.rejects(() => createSampler({ maxbytes: 1e6 }), (e) => e instanceof RangeError && /did you mean 'maxBytes'/.test(e.message));
+  await assert.rejects(() => createSampler({ wasm: new Uint8Array(8) }), (e) => e instanceof RangeError && /'wasm'/.test(e.message));
+});
+
+test('createSampler checks the types of its options', async () => {
+  const { createSampler } = await modPromise;
+  await assert.rejects(() => createSampler({ wasmBinary: 'osw-node.wasm' }),
+    (e) => e instanceof TypeError && /^createSampler: wasmBinary: expected the \.wasm bytes \(an ArrayBuffer or Uint8Array\), got the string "osw-node\.wasm"$/.test(e.message));
+  await assert.rejects(() => createSampler({ wasmBinary: [0, 97, 115, 109] }), (e) => e instanceof TypeError && /wasmBinary/.test(e.message));
+  await assert.rejects(() => createSampler({ wasmUrl: 42 }),
+    (e) => e instanceof TypeError && /^createSampler: wasmUrl: expected a string or a URL, got number 42$/.test(e.message));
+  await assert.rejects(() => createSampler({ wasmUrl: {} }), (e) => e instanceof TypeError && /wasmUrl/.test(e.message));
+  await assert.rejects(() => createSampler({ maxBytes: '1e6' }), (e) => e instanceof TypeError && /maxBytes/.test(e.message));
+  // the accepted forms: a URL object (Node ignores wasmUrl), undefined for an absent option
+  const s = await createSampler({ wasmUrl: new URL('https://example.com/osw.wasm'), wasmBinary: undefined, maxBytes: 1e6 });
+  checkStillWorks(s, 'a sampler made with a URL object');
+});
+
+test('sizes containing 0 give an empty output (the spec allows a length of 0)', async () => {
+  const sampler = await samplerPromise;
+  const y = sampler.resize(X4(), { sizes: [1, 1, 0, 3], mode: 'linear' });
+  assert.deepEqual(y.dims, [1, 1, 0, 3]);
+  assert.equal(y.data.length, 0);
+  assert.ok(y.data instanceof Float32Array);
+  const [z] = sampler.run({ opType: 'Resize', opset: 19, attributes: { mode: 'cubic' } }, [X4(), null, null, i64([0, 1, 2, 2])]);
+  assert.deepEqual(z.dims, [0, 1, 2, 2]);
+  assert.equal(z.data.length, 0);
+  // the same as scales whose floor(length * scale) is 0
+  assert.deepEqual(sampler.resize(X4(), { scales: [1, 1, 0.25, 1] }).dims, [1, 1, 0, 2]);
+});
+
+test('roi without tf_crop_and_resize is ignored (the spec: it only takes effect in that mode)', async () => {
+  const sampler = await samplerPromise;
+  const x = f32([1, 5, 2, 8, 3, 9, 4, 7, 6], [3, 3]);
+  const plain = sampler.resize(x, { scales: [2, 1.5], mode: 'linear' });
+  // a roi of the right length, of a wrong length and of a wrong kind: none is looked at
+  for (const roi of [[0.2, 0.1, 0.8, 0.9], [0.5], 'roi']) {
+    const y = sampler.resize(x, { scales: [2, 1.5], mode: 'linear', roi });
+    assert.deepEqual(y.dims, plain.dims);
+    assert.deepEqual(Array.from(y.data), Array.from(plain.data));
+  }
+  const node = { opType: 'Resize', opset: 19, attributes: { mode: 'linear' } };
+  const [ref] = sampler.run(node, [x, null, f32([2, 1.5])]);
+  for (const roi of [f32([0.2, 0.1, 0.8, 0.9]), f32([0.5]), i64([0, 1])]) {
+    const [y] = sampler.run(node, [x, roi, f32([2, 1.5])]);
+    assert.deepEqual(Array.from(y.data), Array.from(ref.data));
+  }
+  assert.deepEqual(Array.from(ref.data), Array.from(plain.data));
+});
+
+test('resizeImage to a huge size is the documented "needs N bytes" RangeError, before any allocation', async () => {
+  const sampler = await samplerPromise;
+  const img = { width: 2, height: 2, data: new Uint8ClampedArray(16).fill(200) };
+  const mem = sampler.memoryBytes;
+  assert.throws(() => sampler.resizeImage(img, { width: 100000, height: 100000 }),
+    (e) => e instanceof RangeError &&
+      /^resizeImage: the 100000 x 100000 output needs 160000000000 bytes of wasm memory \(float32 RGBA\), more than the limit of 2147483648 bytes/.test(e.message));
+  assert.throws(() => sampler.resizeImage(img, { scale: 50000 }), (e) => e instanceof RangeError && /needs 160000000000 bytes/.test(e.message));
+  assert.equal(sampler.memoryBytes, mem, 'wasm memory did not grow');
+  checkStillWorks(sampler, 'after resizeImage refused');
+  assert.deepEqual([sampler.resizeImage(img, { width: 3 }).width, sampler.resizeImage(img, { width: 3 }).height], [3, 3]);
 });
 
 test('the same sampler computes correct results after the whole error table', async () => {
