@@ -222,6 +222,20 @@ TEST_CASE("affinegrid matches the slow reference on random thetas", "[affinegrid
   CHECK(ones > 50);  // sizes of 1 were drawn
 }
 
+TEST_CASE("affinegrid float16 grids are rounded once, not through float32", "[affinegrid]") {
+  // x = 2/3 (W = 3, w = 2), y = 1/2 (H = 2, h = 1), theta row 0 = [2^-24, 2^-10, 1] (all
+  // float16): x' = 1 + 2^-11 + (2/3) 2^-24, just above the tie between 1 and 1 + 2^-10 by
+  // less than float32 resolves. Float32 first would give the tie, then 1 (even); the
+  // nearest float16 is 1 + 2^-10.
+  const std::vector<double> theta = {0x1p-24, 0x1p-10, 1, 0, 0, 0};
+  Run r = run(DType::Float16, {1, 2, 3}, theta, {1, 1, 2, 3}, false);
+  REQUIRE(r.status.ok());
+  const double exact = 1 + 0x1p-11 + 0x1p-24 * 2 / 3;
+  REQUIRE(static_cast<float>(exact) == 1 + 0x1p-11f);  // float32 lands on the tie
+  CHECK(r.values[(1 * 3 + 2) * 2] == 1 + 0x1p-10);
+  CHECK(r.values[(1 * 3 + 2) * 2 + 1] == 0);
+}
+
 TEST_CASE("affinegrid NaN in theta stays in its own outputs", "[affinegrid]") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   Run r = run(DType::Float32, {2, 2, 3}, {1, 0, 0, 0, nan, 0, 1, 0, 0, 0, 1, 0}, {2, 1, 2, 2}, false);
