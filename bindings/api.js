@@ -262,6 +262,7 @@ function makeApi(loadModule) {
 
   // Which kernel _execute runs (no closure per call).
   const OP_RESIZE = 1, OP_GRID_SAMPLE = 2;
+  const OP_AFFINE_GRID = 3;
 
   const RESIZE_MODES = { nearest: 0, linear: 1, cubic: 2 };
   const COORD_MODES = {
@@ -721,7 +722,8 @@ function makeApi(loadModule) {
           yp = this._temp(out.n * x.info.bytes, 'Y', 2);
           yTemp = true;
         }
-        this._check(op === OP_RESIZE ? M._osw_exec_resize(xp, yp) : M._osw_exec_grid_sample(xp, gp, yp));
+        this._check(op === OP_RESIZE ? M._osw_exec_resize(xp, yp)
+          : op === OP_AFFINE_GRID ? M._osw_exec_affine_grid(xp, yp) : M._osw_exec_grid_sample(xp, gp, yp));
         if (!target) return this._copyOut(x, out.dims, yp, out.n);
         if (!yWasm) {
           const bytes = out.n * x.info.bytes;
@@ -832,8 +834,9 @@ function makeApi(loadModule) {
         case 'Resize': return [this._runResize(os, node.attributes, inputs, target, compat)];
         case 'Upsample': return [this._runUpsample(os, node.attributes, inputs, target, compat)];
         case 'GridSample': return [this._runGridSample(os, node.attributes, inputs, target, compat)];
+        case 'AffineGrid': return [this._runAffineGrid(os, node.attributes, inputs, target)];
         default:
-          throw new RangeError(`opType: unsupported operator '${opType}'; expected 'Resize', 'Upsample' or 'GridSample'${didYouMean(opType, ['Resize', 'Upsample', 'GridSample'])}`);
+          throw new RangeError(`opType: unsupported operator '${opType}'; expected 'Resize', 'Upsample', 'GridSample' or 'AffineGrid'${didYouMean(opType, ['Resize', 'Upsample', 'GridSample', 'AffineGrid'])}`);
       }
     }
 
@@ -1007,6 +1010,65 @@ function makeApi(loadModule) {
         compat: enumOpt(o, 'compat', 'onnx', COMPATS),
       };
       return this._gridSampleChecked(x, grid, p, 0, target);
+    }
+
+    // ------------------------------------------------------------ AffineGrid-20
+
+    // AffineGrid: theta (N, 2, 3) or (N, 3, 4), float32/float64/float16; size [N, C, H, W]
+    // or [N, C, D, H, W]. The core checks the shapes (src/affinegrid.h); here the kinds.
+    _runAffineGrid(opset, attributes, inputs, target) {
+      const version = opVersion('AffineGrid', opset, [20]);
+      const name = `AffineGrid-${version} (opset ${opset})`;
+      const a = checkAttributes(attributes, ['align_corners'], name);
+      if (inputs.length > 2) throw new RangeError(`inputs: ${name} takes 2 inputs, got ${inputs.length}`);
+      if (inputs[0] === null || inputs[0] === undefined) throw new TypeError('theta: the input tensor is required');
+      if (inputs[1] === null || inputs[1] === undefined) throw new TypeError('size: the size tensor is required');
+      const theta = checkTensor(inputs[0], 'theta');
+      const sizes = this._affineSizeTensor(checkTensor(inputs[1], 'size'));
+      return this._affineGrid(theta, sizes, checkBool01(attr(a, 'align_corners', 0), 'align_corners'), target);
+    }
+
+    // The values of an int64 size tensor (1-D), each a safe integer.
+    _affineSizeTensor(s) {
+      requireType(s, 'size', ['int64']);
+      if (s.dims.length !== 1) throw new RangeError(`size: expected a 1-D tensor, got dims [${s.dims.join(', ')}]`);
+      const data = s.wasm ? s.wasm.data : s.data;
+      const out = new Array(s.size);
+      for (let i = 0; i < s.size; i++) out[i] = checkInt(data[i], 'size', i);
+      return out;
+    }
+
+    // theta: a checked tensor; sizes: numbers (checked integers); align: 0 or 1.
+    _affineGrid(theta, sizes, align, target) {
+      requireType(theta, 'theta', ['float32', 'float64', 'float16']);
+      this._checkRank(theta, 'theta', 0);
+      const S = this._S, M = this._M;
+      const b = this._block();
+      b.fill(0, 0, S.HEADER);
+      b[S.OP] = OP_AFFINE_GRID;
+      b[S.X_TYPE] = theta.info.code;
+      b[S.RANK] = theta.dims.length;
+      for (let i = 0; i < theta.dims.length; i++) b[S.IN_DIMS + i] = theta.dims[i];
+      b[S.N_AXES] = sizes.length;  // the core refuses any count but 4 and 5 before reading
+      for (let i = 0; i < Math.min(sizes.length, S.MAX_RANK); i++) b[S.SIZES + i] = sizes[i];
+      b[S.ALIGN] = align;
+      this._sendLimit();
+      this._check(M._osw_plan_affine_grid());
+      return this._execute(theta, null, target, OP_AFFINE_GRID);
+    }
+
+    // AffineGrid-20 semantics: size is [N, C, H, W] or [N, C, D, H, W], as an array of
+    // numbers or bigints or as an int64 tensor; alignCorners boolean (default false).
+    affineGrid(theta, size, options) {
+      const o = checkOptions(options, 'affineGrid', ['alignCorners']);
+      const align = checkBool01(opt(o, 'alignCorners', false), 'alignCorners');
+      if (theta === null || theta === undefined) throw new TypeError('theta: the input tensor is required');
+      const t = checkTensor(theta, 'theta');
+      let sizes;
+      if (Array.isArray(size) || (ArrayBuffer.isView(size) && !(size instanceof DataView))) sizes = checkList(size, 'size', intElem);
+      else if (size !== null && typeof size === 'object') sizes = this._affineSizeTensor(checkTensor(size, 'size'));
+      else throw new TypeError(`size: expected an array of integers or an int64 tensor, got ${describe(size)}`);
+      return this._affineGrid(t, sizes, align, null);
     }
   }
 

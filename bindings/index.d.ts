@@ -270,3 +270,32 @@ export function createSampler(options?: CreateSamplerOptions): Promise<Sampler>;
 
 /** The element types a tensor may have. */
 export const TENSOR_TYPES: readonly TensorType[];
+
+// ------------------------------------------------------------------ AffineGrid-20
+// Declared in one block (interface merging adds the overloads to Sampler).
+
+/** ONNX attributes of an AffineGrid node (opset 20). */
+export interface AffineGridAttributes {
+  align_corners?: 0 | 1;
+}
+
+export type AffineGridNode = { opType: 'AffineGrid'; opset: number; attributes?: AffineGridAttributes; compat?: Compat };
+
+/** Options of sampler.affineGrid: AffineGrid-20 in camelCase. */
+export interface AffineGridOptions {
+  /** -1 and 1 are the centres of the corner pixels (true) or their outer edges (false, default). */
+  alignCorners?: boolean;
+}
+
+export type AffineGridType = 'float32' | 'float64' | 'float16';
+
+export interface Sampler {
+  /**
+   * AffineGrid: theta (N, 2, 3) or (N, 3, 4) and size [N, C, H, W] or [N, C, D, H, W] (an
+   * array of integers or an int64 tensor) give the sampling grid (N, H, W, 2) or
+   * (N, D, H, W, 3) of theta's type, for gridSample with the same alignCorners.
+   */
+  affineGrid<T extends AffineGridType>(theta: Tensor<T>, size: ArrayLike<number | bigint> | Tensor<'int64'>, options?: AffineGridOptions): OutputTensor<T>;
+  run(node: AffineGridNode, inputs: ReadonlyArray<Tensor | null | undefined>): OutputTensor[];
+  runInto<O extends Tensor>(node: AffineGridNode, inputs: ReadonlyArray<Tensor | null | undefined>, outputs: [O]): [O];
+}

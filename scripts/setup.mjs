@@ -28,6 +28,8 @@ const NEEDS = [
   { what: 'xauth (for xvfb-run)', ok: () => onPath('xauth'), pkg: 'xauth' },
   { what: 'SIMDe headers (native sanitizer build)', ok: () => existsSync('/usr/include/simde/wasm/simd128.h'), pkg: 'libsimde-dev' },
   { what: 'clang 14 sanitizer/fuzzer runtime', ok: () => existsSync('/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a'), pkg: 'libclang-rt-14-dev' },
+  // Debian's torch for /usr/bin/python3 (a file check: importing torch takes seconds)
+  { what: 'PyTorch (tests/js/affinegrid-torch.test.mjs)', ok: () => existsSync('/usr/lib/python3/dist-packages/torch/__init__.py'), pkg: 'python3-torch' },
 ];
 
 function onPath(cmd) {

@@ -31,7 +31,7 @@ const EVERY_ENGINE = new Set(['conformance.test.mjs', 'csp.test.mjs', 'demo-smok
 // Node versions besides the system one, pinned: the oldest line package.json's engines
 // allows (>=18: its last release) and the newest release on the npm registry.
 const NODE_VERSIONS = ['18.20.8', '26.12.1'];
-const conformanceCounts = []; // 'Node 20.20.2 176/176', 'Chromium 176/176', ...
+const conformanceCounts = []; // 'Node 20.20.2 188/188 (AffineGrid 12/12)', 'Chromium 188/188 (AffineGrid 12/12)', ...
 const env = { ...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') };
 const summary = [];
 let failed = false;
@@ -119,12 +119,15 @@ function nodeTests(folder, label, files, { args = [], env: more = {}, node = 'no
   const fail = Number((out.match(/ℹ fail (\d+)/) || [])[1] || 0);
   passedCount += pass;
   failedCount += fail;
-  // conformance.test.mjs's per-op lines (Node) or its one summary line (browsers)
+  // conformance.test.mjs's per-op lines (Node) or its one summary line (browsers); the
+  // AffineGrid count is shown apart (the operator is new, its 12 cases are in the total)
   let conf = '';
-  const browser = out.match(/conformance in \w+: (\d+)\/(\d+) passed/);
+  const browser = out.match(/conformance in \w+: (\d+)\/(\d+) passed(.*)/);
   if (browser) conf = `${browser[1]}/${browser[2]}`;
-  const ops = [...out.matchAll(/ℹ (?:Resize|Upsample|GridSample): (\d+)\/(\d+) passed/g)];
+  const ops = [...out.matchAll(/ℹ (?:Resize|Upsample|GridSample|AffineGrid): (\d+)\/(\d+) passed/g)];
   if (!browser && ops.length) conf = `${ops.reduce((a, m) => a + Number(m[1]), 0)}/${ops.reduce((a, m) => a + Number(m[2]), 0)}`;
+  const affine = (browser ? browser[3] : out).match(/AffineGrid:? (\d+)\/(\d+)/);
+  if (conf) conf += affine ? ` (AffineGrid ${affine[1]}/${affine[2]})` : ' (AffineGrid not run)';
   if (conf && runtime) conformanceCounts.push(`${runtime} ${conf}`);
   if (r.status !== 0 || fail > 0) throw new Error(`${fail} ${label} tests failed`);
   if (pass === 0) throw new Error(`no ${label} test ran`);
@@ -177,7 +180,7 @@ if (existsSync(join(root, 'tests', 'browser')) && !only) {
 
 console.log('\n=== summary');
 for (const line of summary) console.log(line);
-if (conformanceCounts.length) console.log(`conformance (seed operators): ${conformanceCounts.join(', ')}`);
+if (conformanceCounts.length) console.log(`conformance (Resize, Upsample, GridSample, AffineGrid): ${conformanceCounts.join(', ')}`);
 console.log(`total time ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 if (failed && failedCount === 0) failedCount = 1;
 console.log(`${passedCount} passed, ${failedCount} failed`);

@@ -1,16 +1,17 @@
-// conformance.test.mjs: the 176 ONNX conformance cases, computed IN the browser under test
-// (OSW_BROWSER: Chromium, Firefox or WebKit) by the packed package's browser module
-// (OSW_PACKAGE/dist/browser.mjs) through sampler.run(). The AffineGrid set of
-// tests/conformance is skipped until the operator exists (PENDING_SETS).
+// conformance.test.mjs: the 188 ONNX conformance cases (Resize, Upsample, GridSample and
+// AffineGrid), computed IN the browser under test (OSW_BROWSER: Chromium, Firefox or
+// WebKit) by the packed package's browser module (OSW_PACKAGE/dist/browser.mjs) through
+// sampler.run().
 //
 // Node decodes the cases (tests/js/onnx-cases.mjs, protobufjs) and sends each tensor to the
 // page as { type, dims, base64 bytes }; the page rebuilds the TypedArrays, runs every node,
 // and returns each output the same way, with the name of its TypedArray. Node then applies
 // the README's comparison rule (compareTensors) to every output: one subtest per case, and
-// a final check that exactly 176 ran and passed.
+// a final check that exactly 188 ran and passed; the summary line gives passed/total per
+// operator (scripts/test.mjs reads it).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { EXPECTED_CASES, PENDING_SETS, compareTensors, loadCases, readIndex } from '../js/onnx-cases.mjs';
+import { EXPECTED_CASES, OPS, PENDING_SETS, compareTensors, loadCases, readIndex } from '../js/onnx-cases.mjs';
 import { BLANK_PAGE, ENGINES, b64, conformanceDir, currentEngine, openBrowser, packageDir, startStaticServer } from './helpers.mjs';
 
 const LABEL = ENGINES[currentEngine()];
@@ -70,10 +71,11 @@ test(`the ${EXPECTED_CASES} conformance cases pass in ${LABEL} through browser.m
 
   t.diagnostic(`${LABEL} ${browser.version} (${res.userAgent}): ${cases.length} cases run in the page in ${res.ms.toFixed(1)} ms`);
   let passed = 0;
-  const perOp = {};
+  const perOp = Object.fromEntries(OPS.map((op) => [op, { passed: 0, total: 0 }]));
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i];
     const r = res.outputs[i];
+    perOp[c.op].total++;
     await t.test(`${c.set}/${c.name}`, () => {
       assert.equal(r.error, undefined, `${c.op} opset ${c.opset} ${JSON.stringify(c.attributes)} threw ${r.error}`);
       const w = r.output;
@@ -84,10 +86,11 @@ test(`the ${EXPECTED_CASES} conformance cases pass in ${LABEL} through browser.m
       const mismatch = compareTensors({ type: w.type, dims: w.dims, data }, c.expected);
       assert.equal(mismatch, null, `${c.op} opset ${c.opset} ${JSON.stringify(c.attributes)}: ${mismatch}`);
       passed++;
-      perOp[c.op] = (perOp[c.op] || 0) + 1;
+      perOp[c.op].passed++;
     });
   }
-  t.diagnostic(`conformance in ${LABEL}: ${passed}/${cases.length} passed (${Object.entries(perOp).map(([op, n]) => `${op} ${n}`).join(', ')})`);
+  t.diagnostic(`conformance in ${LABEL}: ${passed}/${cases.length} passed (${OPS.map((op) => `${op} ${perOp[op].passed}/${perOp[op].total}`).join(', ')})`);
+  for (const op of OPS) assert.ok(perOp[op].total > 0, `no ${op} cases ran in ${LABEL}`);
   assert.deepEqual(await page.errors(), []);
   assert.equal(cases.length, EXPECTED_CASES, `found ${cases.length} cases in ${dir}`);
   assert.equal(passed, EXPECTED_CASES, `${passed} of ${cases.length} cases passed in the browser`);

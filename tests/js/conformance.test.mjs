@@ -1,10 +1,11 @@
 // conformance.test.mjs — owns the Node.js conformance run of the public API.
 //
-// Loads all 176 ONNX cases (tests/js/onnx-cases.mjs), imports the package the way Node's
+// Loads all 188 ONNX cases (tests/js/onnx-cases.mjs: Resize, Upsample, GridSample and
+// AffineGrid), imports the package the way Node's
 // ESM loader would (the "node"/"import" entry of the package.json "exports"), creates one
 // sampler and runs every case through sampler.run(), one test per case named
-// `${set}/${name}`. Nothing is skipped; a final test insists on exactly 176 cases and
-// another reports the per-op counts.
+// `${set}/${name}`. Nothing is skipped; a final test insists on exactly 188 cases and
+// another reports the per-op counts (scripts/test.mjs reads them into its summary).
 //
 // Env:
 //   OSW_PACKAGE      absolute path of an installed package folder
@@ -17,7 +18,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CONFORMANCE_DIR, EXPECTED_CASES, PENDING_SETS, loadCases, compareTensors, readIndex } from './onnx-cases.mjs';
+import { CONFORMANCE_DIR, EXPECTED_CASES, OPS, PENDING_SETS, loadCases, compareTensors, readIndex } from './onnx-cases.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -118,7 +119,7 @@ test('per-op case counts', (t) => {
     const key = `${c.op} (${c.set}, opset ${c.opset})`;
     bySetOp[key] = (bySetOp[key] || 0) + 1;
   }
-  for (const op of ['Resize', 'Upsample', 'GridSample']) {
+  for (const op of OPS) {
     const r = results.get(op) || { total: 0, passed: 0 };
     t.diagnostic(`${op}: ${r.passed}/${r.total} passed`);
     assert.ok(r.total > 0, `no ${op} cases ran`);

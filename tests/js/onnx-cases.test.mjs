@@ -1,6 +1,6 @@
 // onnx-cases.test.mjs — owns the self-test of tests/js/onnx-cases.mjs (no package needed).
 //
-// Checks that the decoder finds all 176 cases (58 + 31 + 87), that every decoded tensor
+// Checks that the decoder finds all 188 cases (58 + 31 + 87 + 12), that every decoded tensor
 // agrees with index.json (dtype, shape, listed "value"s, input positions, attributes),
 // that TensorProto decoding works for every storage form and data type, that mismatching
 // metadata is rejected, and how compareTensors() treats tolerance edges, NaN, integers,
@@ -15,33 +15,34 @@ import os from 'node:os';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
 import {
-  CONFORMANCE_DIR, PENDING_SETS, SETS, loadCases, readIndex, decodeTensor, compareTensors, arrayTypeFor,
+  CONFORMANCE_DIR, EXPECTED_CASES, PENDING_SETS, SETS, loadCases, readIndex, decodeTensor, compareTensors, arrayTypeFor,
   float16BitsToNumber, bfloat16BitsToNumber,
 } from './onnx-cases.mjs';
 
 const { onnx } = onnxProto;
 const CONFORMANCE = CONFORMANCE_DIR;
 
-const EXPECTED_COUNTS = { upstream: 58, 'onnx-1.12': 31, 'older-opsets': 87 };
+const EXPECTED_COUNTS = { upstream: 58, 'onnx-1.12': 31, 'older-opsets': 87, affinegrid: 12 };
 
 const cases = loadCases(CONFORMANCE);
 const indexBySet = Object.fromEntries(SETS.map((s) => [s, readIndex(CONFORMANCE, s)]));
 const entryOf = (c) => indexBySet[c.set].find((e) => e.name === c.name);
 
-test('finds 176 cases: 58 upstream + 31 onnx-1.12 + 87 older-opsets', () => {
-  assert.equal(cases.length, 176);
+test('finds 188 cases: 58 upstream + 31 onnx-1.12 + 87 older-opsets + 12 affinegrid', () => {
+  assert.equal(cases.length, 188);
+  assert.equal(EXPECTED_CASES, 188);
   for (const set of SETS) {
     assert.equal(cases.filter((c) => c.set === set).length, EXPECTED_COUNTS[set], set);
     assert.equal(indexBySet[set].length, EXPECTED_COUNTS[set], `${set}/index.json`);
   }
   const ids = new Set(cases.map((c) => `${c.set}/${c.name}`));
-  assert.equal(ids.size, 176, 'case ids are unique');
+  assert.equal(ids.size, 188, 'case ids are unique');
 });
 
-test('the data is the repository\'s own: tests/conformance, with the AffineGrid set waiting', () => {
+test('the data is the repository\'s own: tests/conformance, with the AffineGrid set run', () => {
   if (!process.env.OSW_CONFORMANCE) assert.ok(CONFORMANCE.endsWith(`${path.sep}tests${path.sep}conformance`), CONFORMANCE);
   assert.ok(fs.existsSync(path.join(CONFORMANCE, 'NOTICE.md')), 'NOTICE.md states origin and license');
-  // AffineGrid-20: 12 cases, each a model and one input/output pair, until the operator exists
+  // AffineGrid-20: 12 cases, each a model and one input/output pair
   const affine = readIndex(CONFORMANCE, 'affinegrid');
   assert.equal(affine.length, 12);
   for (const e of affine) {
@@ -49,7 +50,9 @@ test('the data is the repository\'s own: tests/conformance, with the AffineGrid 
     for (const f of ['model.onnx', 'test_data_set_0/input_0.pb', 'test_data_set_0/input_1.pb', 'test_data_set_0/output_0.pb'])
       assert.ok(fs.existsSync(path.join(CONFORMANCE, 'affinegrid', e.name, f)), `affinegrid/${e.name}/${f}`);
   }
-  assert.ok(PENDING_SETS.affinegrid, 'the runners skip the AffineGrid set, saying why');
+  assert.ok(SETS.includes('affinegrid'), 'the runners run the AffineGrid set');
+  assert.deepEqual(Object.keys(PENDING_SETS), [], 'no set is skipped');
+  assert.deepEqual(cases.filter((c) => c.op === 'AffineGrid').map((c) => c.name).sort(), affine.map((e) => e.name).sort());
 });
 
 test('op, opset and attributes match index.json', () => {
@@ -99,7 +102,7 @@ test('every input and output has the dtype and shape listed in index.json', () =
       checked++;
     }
   }
-  assert.equal(checked, 570); // inputs + outputs listed in the three index files
+  assert.equal(checked, 606); // inputs + outputs listed in the four index files (570 + 12 x 3)
 });
 
 test('decoded input values equal index.json "value" fields', () => {
@@ -241,7 +244,7 @@ test('loadCases throws when index.json disagrees with the model', (t) => {
     }
     return root;
   };
-  assert.equal(loadCases(build((e) => e)).length, 3, 'unchanged copies load');
+  assert.equal(loadCases(build((e) => e)).length, SETS.length, 'unchanged copies load');
   assert.throws(() => loadCases(build((e) => ({ ...e, op: 'Upsample' }))), /op_type Resize but index.json says Upsample/);
   assert.throws(() => loadCases(build((e) => ({ ...e, node_inputs: ['X', 'scales'] }))), /node inputs/);
   assert.throws(() => loadCases(build((e) => ({ ...e, opset: 18 }))), /opset/);
