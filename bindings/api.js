@@ -1044,15 +1044,14 @@ function makeApi(loadModule) {
       this._checkRank(theta, 'theta', 0);
       const S = this._S, M = this._M;
       const b = this._block();
-      b.fill(0, 0, S.HEADER);
-      b[S.OP] = OP_AFFINE_GRID;
-      b[S.X_TYPE] = theta.info.code;
-      b[S.RANK] = theta.dims.length;
-      for (let i = 0; i < theta.dims.length; i++) b[S.IN_DIMS + i] = theta.dims[i];
-      b[S.N_AXES] = sizes.length;  // the core refuses any count but 4 and 5 before reading
-      for (let i = 0; i < Math.min(sizes.length, S.MAX_RANK); i++) b[S.SIZES + i] = sizes[i];
-      b[S.ALIGN] = align;
-      this._sendLimit();
+      b.fill(0, 0, S.headerEnd);
+      b[S.op] = OP_AFFINE_GRID;
+      b[S.xType] = theta.info.code;
+      b[S.rank] = theta.dims.length;
+      for (let i = 0; i < theta.dims.length; i++) b[S.inDims + i] = theta.dims[i];
+      b[S.nAxes] = sizes.length;  // the core refuses any count but 4 and 5 before reading
+      for (let i = 0; i < Math.min(sizes.length, this._maxRank); i++) b[S.sizes + i] = sizes[i];
+      b[S.alignCorners] = align;
       this._check(M._osw_plan_affine_grid());
       return this._execute(theta, null, target, OP_AFFINE_GRID);
     }

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <string>
 
+#include "affinegrid.h"
 #include "gridsample.h"
 #include "param_block.h"
 #include "resize.h"
@@ -74,6 +75,13 @@ struct Instance {
   GridSampleAttrs gs_attrs;
   TensorView gs_x, gs_grid, gs_y;
   GridSampleWorkspace gs_ws;
+
+  // AffineGrid: the attributes, theta, size and grid of the last plan_affine_grid(), whose
+  // data pointers exec_affine_grid() sets.
+  AffineGridAttrs ag_attrs;
+  TensorView ag_theta, ag_grid;
+  int64_t ag_size[5] = {};
+  int ag_n_size = 0;
 
   void release() {
     delete plan;
@@ -270,22 +278,15 @@ EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
 }
 
 // ---------------------------------------------------------------- AffineGrid-20
-// Kept in one block at the end of the file (its include too), apart from the other
-// operators' code. It reuses slots of the parameter block:
+// Kept in one block at the end of the file, apart from the other operators' code; its
+// state is in the Instance. It reuses slots of the parameter block:
 //   kXType theta's type, kRank and kInDims theta's rank and dims, kNAxes the number of
 //   size values and kSizes the values, kAlignCorners the attribute;
 // plan writes the grid's rank and dims to kOutRank/kOutDims as the other operators do.
-#include "affinegrid.h"
-
 namespace {
 
-AffineGridAttrs g_ag_attrs;
-TensorView g_ag_theta, g_ag_grid;
-int64_t g_ag_size[5];
-int g_ag_n_size = 0;
-
 int plan_affine_grid() {
-  const double* b = g_block;
+  const double* b = g_inst.block;
   const int rank = static_cast<int>(b[kRank]);
   if (rank < 0 || rank > kMaxRank)
     return fail(Status::Range("theta: rank must be in [0, " + int_text(kMaxRank) + "], got " + int_text(rank)));
@@ -293,24 +294,24 @@ int plan_affine_grid() {
   if (n_size != 4 && n_size != 5)
     return fail(Status::Range("size: expected 4 values [N, C, H, W] (2-D) or 5 values [N, C, D, H, W] (3-D), got " +
                               int_text(n_size)));
-  g_ag_attrs.align_corners = b[kAlignCorners] != 0.0;
-  g_ag_theta = TensorView();
-  g_ag_theta.type = static_cast<DType>(static_cast<int>(b[kXType]));
-  g_ag_theta.rank = rank;
-  for (int i = 0; i < rank; ++i) g_ag_theta.dims[i] = static_cast<int64_t>(b[kInDims + i]);
-  g_ag_n_size = n_size;
-  for (int i = 0; i < n_size; ++i) g_ag_size[i] = static_cast<int64_t>(b[kSizes + i]);
-  g_ag_grid = TensorView();
-  Status st = affinegrid_output_shape(g_ag_theta, g_ag_size, g_ag_n_size, &g_ag_grid);
+  g_inst.ag_attrs.align_corners = b[kAlignCorners] != 0.0;
+  g_inst.ag_theta = TensorView();
+  g_inst.ag_theta.type = static_cast<DType>(static_cast<int>(b[kXType]));
+  g_inst.ag_theta.rank = rank;
+  for (int i = 0; i < rank; ++i) g_inst.ag_theta.dims[i] = static_cast<int64_t>(b[kInDims + i]);
+  g_inst.ag_n_size = n_size;
+  for (int i = 0; i < n_size; ++i) g_inst.ag_size[i] = static_cast<int64_t>(b[kSizes + i]);
+  g_inst.ag_grid = TensorView();
+  Status st = affinegrid_output_shape(g_inst.ag_theta, g_inst.ag_size, g_inst.ag_n_size, &g_inst.ag_grid);
   if (!st.ok()) return fail(st);
-  write_out_dims(g_ag_grid.rank, g_ag_grid.dims);
+  write_out_dims(g_inst.ag_grid.rank, g_inst.ag_grid.dims);
   return 0;
 }
 
 int exec_affine_grid(uintptr_t theta_ptr, uintptr_t grid_ptr) {
-  g_ag_theta.data = reinterpret_cast<void*>(theta_ptr);
-  g_ag_grid.data = reinterpret_cast<void*>(grid_ptr);
-  Status st = affinegrid(g_ag_attrs, g_ag_theta, g_ag_size, g_ag_n_size, &g_ag_grid);
+  g_inst.ag_theta.data = reinterpret_cast<void*>(theta_ptr);
+  g_inst.ag_grid.data = reinterpret_cast<void*>(grid_ptr);
+  Status st = affinegrid(g_inst.ag_attrs, g_inst.ag_theta, g_inst.ag_size, g_inst.ag_n_size, &g_inst.ag_grid);
   return st.ok() ? 0 : fail(st);
 }
 

@@ -146,7 +146,8 @@ export type Compat = 'onnx' | 'onnxruntime' | 'pytorch';
 export type SamplerNode =
   | { opType: 'Resize'; opset: number; attributes?: ResizeAttributes; compat?: Compat }
   | { opType: 'Upsample'; opset: number; attributes?: UpsampleAttributes; compat?: Compat }
-  | { opType: 'GridSample'; opset: number; attributes?: GridSampleAttributes; compat?: Compat };
+  | { opType: 'GridSample'; opset: number; attributes?: GridSampleAttributes; compat?: Compat }
+  | AffineGridNode;
 
 /** Options of sampler.resize: Resize at the latest opset (19), in camelCase. */
 export interface ResizeOptions {
@@ -272,7 +273,8 @@ export function createSampler(options?: CreateSamplerOptions): Promise<Sampler>;
 export const TENSOR_TYPES: readonly TensorType[];
 
 // ------------------------------------------------------------------ AffineGrid-20
-// Declared in one block (interface merging adds the overloads to Sampler).
+// Declared in one block (interface merging adds the method to Sampler; the node is one of
+// SamplerNode's, so run() and runInto() take it).
 
 /** ONNX attributes of an AffineGrid node (opset 20). */
 export interface AffineGridAttributes {
@@ -295,7 +297,7 @@ export interface Sampler {
    * array of integers or an int64 tensor) give the sampling grid (N, H, W, 2) or
    * (N, D, H, W, 3) of theta's type, for gridSample with the same alignCorners.
    */
-  affineGrid<T extends AffineGridType>(theta: Tensor<T>, size: ArrayLike<number | bigint> | Tensor<'int64'>, options?: AffineGridOptions): OutputTensor<T>;
-  run(node: AffineGridNode, inputs: ReadonlyArray<Tensor | null | undefined>): OutputTensor[];
-  runInto<O extends Tensor>(node: AffineGridNode, inputs: ReadonlyArray<Tensor | null | undefined>, outputs: [O]): [O];
+  affineGrid<X extends GridLike, O extends LooseOptions<AffineGridOptions> = {}>(
+    theta: X & CheckedTensor<X>, size: ArrayLike<number | bigint> | TensorLike,
+    options?: CheckedOptions<O, AffineGridOptions>): ResultOf<X>;
 }

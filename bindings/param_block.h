@@ -28,7 +28,7 @@
 
 // clang-format off
 #define OSW_PARAM_BLOCK(SLOT, RESIZE_ATTR)                                                    \
-  SLOT(kOp, op, 1)                 /* which operator: 1 Resize, 2 GridSample */               \
+  SLOT(kOp, op, 1)                 /* which operator: 1 Resize, 2 GridSample, 3 AffineGrid */ \
   SLOT(kXType, xType, 1)           /* X's element type (DType code) */                        \
   SLOT(kRank, rank, 1)             /* X's rank */                                             \
   RESIZE_ATTR(kMode, mode, mode, "mode", "mode", "nearest", "mode")                           \

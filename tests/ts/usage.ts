@@ -75,6 +75,16 @@ export async function main(wasmBytes: Uint8Array): Promise<number> {
   const g2 = sampler.gridSample(xd, { type: 'float64', dims: [1, 1, 1, 2], data: new Float64Array(2) });
   const g3 = sampler.gridSample(x, grid);
 
+  // AffineGrid: the grid has theta's type, for gridSample
+  const theta = { type: 'float32' as const, dims: [1, 2, 3], data: new Float32Array([1, 0, 0, 0, 1, 0]) };
+  const ag: OutputTensor<'float32'> = sampler.affineGrid(theta, [1, 1, 2, 2], { alignCorners: true });
+  const ag64 = sampler.affineGrid({ type: 'float64', dims: [1, 3, 4], data: new Float64Array(12) }, [1n, 1n, 2n, 2n, 2n]);
+  const ag64Data: Float64Array = ag64.data;
+  const [agRun] = sampler.run({ opType: 'AffineGrid', opset: 20, attributes: { align_corners: 1 } },
+    [theta, { type: 'int64', dims: [4], data: new BigInt64Array([1n, 1n, 2n, 2n]) }]);
+  const agRunData: Float32Array = agRun.data;
+  const warped = sampler.gridSample(x, ag, { alignCorners: true });
+
   // ---------------------------------------------------------------- declared apart (widened)
   // An object literal declared apart has `type: string`; the result is typed by its data.
   const wx = { type: 'float32', dims: [1, 1, 2, 2], data: new Float32Array(4) };
@@ -147,6 +157,12 @@ export async function main(wasmBytes: Uint8Array): Promise<number> {
   sampler.gridSample(x, grid, { mode: 'bilinear' });
   // @ts-expect-error: GridSample has no padding mode 'reflect'
   sampler.run({ opType: 'GridSample', opset: 20, attributes: { padding_mode: 'reflect' } }, [x, grid]);
+  // @ts-expect-error: AffineGrid's align_corners is 0 or 1
+  sampler.run({ opType: 'AffineGrid', opset: 20, attributes: { align_corners: true } }, [theta, xi64]);
+  // @ts-expect-error: affineGrid() takes alignCorners, not align_corners
+  sampler.affineGrid(theta, [1, 1, 2, 2], { align_corners: 1 });
+  // @ts-expect-error: theta is float32, float64 or float16
+  sampler.affineGrid(xi64, [1, 1, 2, 2]);
   // @ts-expect-error: exclude_outside is 0 or 1
   sampler.run({ opType: 'Resize', opset: 19, attributes: { exclude_outside: 2 } }, [x, null, scales]);
   // @ts-expect-error: options use camelCase in sampler.resize
@@ -165,5 +181,5 @@ export async function main(wasmBytes: Uint8Array): Promise<number> {
     u.data.length + u2.data.length + g.data.length + g2.data.length + g3.data.length +
     bad.dims.length + wrongOut.dims.length + wrongDims.length + wyData.length + wyType.length + wy2.data.length +
     u8.length + u8c.length + rxData.length + rAny.length + nchw.length + nchwNorm.length + nhwc.length + nhwcF.length +
-    held + notF32.length;
+    held + notF32.length + ag.data.length + ag64Data.length + agRunData.length + warped.data.length;
 }
