@@ -1059,6 +1059,7 @@ function makeApi(loadModule) {
     // AffineGrid-20 semantics: size is [N, C, H, W] or [N, C, D, H, W], as an array of
     // numbers or bigints or as an int64 tensor; alignCorners boolean (default false).
     affineGrid(theta, size, options) {
+      this._live();
       const o = checkOptions(options, 'affineGrid', ['alignCorners']);
       const align = checkBool01(opt(o, 'alignCorners', false), 'alignCorners');
       if (theta === null || theta === undefined) throw new TypeError('theta: the input tensor is required');

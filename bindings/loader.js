@@ -8,8 +8,9 @@
 // - the wasm is fetched (or read) once and compiled by us, never by the glue: one request,
 //   one clear Error naming what was tried, why it failed and how to fix it, nothing printed;
 // - the compiled module is kept after the first success, so that loadModule() returns a
-//   fresh instance (its own memory) on every call without fetching or compiling again; a
-//   failed load is not kept, so a later call with good options works.
+//   fresh instance (its own memory) on every call without fetching or compiling again (a
+//   call naming another wasmUrl or wasmBinary loads that one); a failed load is not kept,
+//   so a later call with good options works.
 
 /* eslint-disable no-unused-vars */
 const OSW_WASM_FILE = 'osw.wasm';
@@ -74,15 +75,36 @@ async function oswFetchAndCompile(url) {
   return oswCompileBytes(body, url, type);
 }
 
-let oswCompiled = null;  // promise of the WebAssembly.Module; kept once it has succeeded
+// Compiled modules, kept once they have succeeded: by the wasmBinary object (weakly, so
+// the bytes are not held), and by wasmUrl ('' for the osw.wasm beside the entry). A failed
+// load is dropped, so a later call with good options works.
+const oswByBytes = new WeakMap();
+const oswByUrl = new Map();
+let oswLatest = null;  // the latest module compiled, for calls that name no wasm
+
+function oswCompiledFrom(cache, key, options) {
+  let p = cache.get(key);
+  if (!p) {
+    p = Promise.resolve().then(() => findWasm(options));
+    cache.set(key, p);
+    p.then((m) => { oswLatest = m; }, () => { if (cache.get(key) === p) cache.delete(key); });
+  }
+  return p;
+}
 
 function loadModule(options) {
-  if (!oswCompiled) {
-    const p = Promise.resolve().then(() => findWasm(options));
-    oswCompiled = p;
-    p.catch(() => { if (oswCompiled === p) oswCompiled = null; });
-  }
-  return oswCompiled.then((wasmModule) => new Promise((resolve, reject) => {
+  // A call that names no wasm takes the module already compiled, whichever option gave it;
+  // one that names its wasm gets that wasm (bad bytes are an error, not ignored).
+  const bytes = options.wasmBinary;
+  let compiled;
+  if (bytes !== undefined)
+    compiled = bytes !== null && typeof bytes === 'object' ? oswCompiledFrom(oswByBytes, bytes, options)
+      : Promise.resolve().then(() => findWasm(options));  // not bytes: findWasm says so
+  else if (options.wasmUrl !== undefined || !oswLatest)
+    compiled = oswCompiledFrom(oswByUrl, options.wasmUrl !== undefined ? String(options.wasmUrl) : '', options);
+  else
+    compiled = Promise.resolve(oswLatest);
+  return compiled.then((wasmModule) => new Promise((resolve, reject) => {
     createOswModule({
       instantiateWasm(imports, receiveInstance) {
         WebAssembly.instantiate(wasmModule, imports).then((instance) => receiveInstance(instance, wasmModule), reject);

@@ -244,7 +244,7 @@ const ERRORS = [
   ['size int32 tensor', (s) => s.run(node(), [TH(), { type: 'int32', dims: [4], data: Int32Array.of(1, 1, 2, 2) }]), TypeError, /^size: expected a tensor of type int64, got 'int32'/],
   ['size a string', (s) => s.affineGrid(TH(), '1,1,2,2'), TypeError, /^size: expected an array of integers or an int64 tensor/],
   ['size element a string', (s) => s.affineGrid(TH(), [1, 1, '2', 2]), TypeError, /^size\[2\]: expected an integer/],
-  ['alignCorners a string', (s) => s.affineGrid(TH(), [1, 1, 2, 2], { alignCorners: 'yes' }), TypeError, /^alignCorners: expected an integer/],
+  ['alignCorners a string', (s) => s.affineGrid(TH(), [1, 1, 2, 2], { alignCorners: 'yes' }), TypeError, /^alignCorners: expected true or false \(or 0 or 1\), got the string "yes"$/],
   // RangeError: a bad shape or value
   ['size of 3 values', (s) => s.affineGrid(TH(), [1, 1, 2]), RangeError, /^size: expected 4 values \[N, C, H, W\] \(2-D\) or 5 values \[N, C, D, H, W\] \(3-D\), got 3/],
   ['size of 40 values', (s) => s.affineGrid(TH(), new Array(40).fill(1)), RangeError, /^size: expected 4 values .* got 40/],
@@ -257,7 +257,7 @@ const ERRORS = [
   ['3-D theta, 2-D size', (s) => s.affineGrid(TH3(), [1, 1, 2, 2]), RangeError, /^theta: expected dims \[N, 2, 3\] for 4 size values \(2-D\), got \[1, 3, 4\]/],
   ['theta rank 2', (s) => s.affineGrid(tensorOf('float32', [2, 3], [1, 0, 0, 0, 1, 0]), [1, 1, 2, 2]), RangeError, /^theta: expected dims \[N, 2, 3\].*got \[2, 3\]/],
   ['theta rank 33', (s) => s.affineGrid(tensorOf('float32', new Array(33).fill(1), [0]), [1, 1, 2, 2]), RangeError, /^theta: rank must be in \[0, 32\], got 33/],
-  ['align_corners 2', (s) => s.run(node({ align_corners: 2 }), [TH(), sizeTensor([1, 1, 2, 2])]), RangeError, /^align_corners: expected 0 or 1, got 2/],
+  ['align_corners 2', (s) => s.run(node({ align_corners: 2 }), [TH(), sizeTensor([1, 1, 2, 2])]), RangeError, /^align_corners: expected true or false \(or 0 or 1\), got 2$/],
   ['unknown attribute', (s) => s.run(node({ align_corner: 1 }), [TH(), sizeTensor([1, 1, 2, 2])]), RangeError, /^attributes\.align_corner: AffineGrid-20 \(opset 20\) has no attribute 'align_corner' \(did you mean 'align_corners'\?\)/],
   ['unknown option', (s) => s.affineGrid(TH(), [1, 1, 2, 2], { alignCorner: true }), RangeError, /^affineGrid: unknown option 'alignCorner' \(did you mean 'alignCorners'\?\)/],
   ['opset 19', (s) => s.run(node({}, 19), [TH(), sizeTensor([1, 1, 2, 2])]), RangeError, /^opset: AffineGrid does not exist before opset 20, got opset 19/],

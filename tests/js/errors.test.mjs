@@ -10,7 +10,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { importPackage } from './package.mjs';
+import { pathToFileURL } from 'node:url';
+import { importPackage, packageEntry } from './package.mjs';
 
 const modPromise = importPackage();
 const samplerPromise = modPromise.then((m) => m.createSampler());
@@ -229,8 +230,10 @@ test('createSampler checks the types of its options', async () => {
     (e) => e instanceof TypeError && /^createSampler: wasmUrl: expected a string or a URL, got number 42$/.test(e.message));
   await assert.rejects(() => createSampler({ wasmUrl: {} }), (e) => e instanceof TypeError && /wasmUrl/.test(e.message));
   await assert.rejects(() => createSampler({ maxBytes: '1e6' }), (e) => e instanceof TypeError && /maxBytes/.test(e.message));
-  // the accepted forms: a URL object (Node ignores wasmUrl), undefined for an absent option
-  const s = await createSampler({ wasmUrl: new URL('https://example.com/osw.wasm'), wasmBinary: undefined, maxBytes: 1e6 });
+  // the accepted forms: a URL object (here the file: URL of the package's own osw.wasm),
+  // undefined for an absent option
+  const wasmUrl = new URL('osw.wasm', pathToFileURL(packageEntry()));
+  const s = await createSampler({ wasmUrl, wasmBinary: undefined, maxBytes: 1e6 });
   checkStillWorks(s, 'a sampler made with a URL object');
 });
 

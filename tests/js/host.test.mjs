@@ -235,6 +235,7 @@ test('a disposed sampler throws a clear Error from every method; its tensors too
     upsampleInto: () => s.upsampleInto(x, f32([0, 0, 0, 0]), { scales: [2] }),
     gridSample: () => s.gridSample(f32([1, 2, 3, 4], [1, 1, 2, 2]), f32([0, 0], [1, 1, 1, 2])),
     gridSampleInto: () => s.gridSampleInto(f32([1, 2, 3, 4], [1, 1, 2, 2]), f32([0, 0], [1, 1, 1, 2]), f32([0], [1, 1, 1, 1])),
+    affineGrid: () => s.affineGrid(f32([1, 0, 0, 0, 1, 0], [1, 2, 3]), [1, 1, 2, 2]),
     tensor: () => s.tensor('float32', [2]),
     imageToTensor: () => s.imageToTensor(img),
     tensorToImageData: () => s.tensorToImageData(f32([0, 0, 0], [1, 3, 1, 1])),

@@ -77,7 +77,7 @@ for (const entry of [esmEntry, cjsEntry]) {
               await tryLoad({ wasmBinary: 'osw.wasm' })];`);
     assert.equal(result[0], `Error: ${message('the wasmBinary option', 'it is not a WebAssembly file (it starts with "<!doctype html>.")')}`);
     assert.match(result[1], /^Error: onnx-sampling-wasm: could not load the WebAssembly module from the wasmBinary option: it does not compile \(.+\)\. If a bundler/);
-    assert.match(result[2], /^TypeError: createSampler: wasmBinary: expected an ArrayBuffer or a Uint8Array/);
+    assert.match(result[2], /^TypeError: createSampler: wasmBinary: expected the \.wasm bytes \(an ArrayBuffer or Uint8Array\), got the string "osw\.wasm"$/);
   });
 
   test(`${kind}: an http wasmUrl is fetched once; a 404 and a refused connection are named`, async () => {
