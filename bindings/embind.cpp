@@ -57,11 +57,15 @@ constexpr int32_t kParamSlots[] = {OSW_PARAM_BLOCK(OSW_SLOT_FIRST, OSW_SLOT_FIRS
 #undef OSW_SLOT_FIRST
 
 // Everything a call leaves behind for the next one, with one owner: the parameter block,
-// the last message, the Resize plan cache and the GridSample call's views. One per wasm
-// instance (created with it); release() returns the heap to what the module itself holds.
+// the last message, the allocation limit, the Resize plan cache and the GridSample call's
+// views. One per wasm instance (created with it); release() returns the heap to what the
+// module itself holds.
 struct Instance {
   double block[kBlockSize] = {};
   std::string error;
+  // createSampler({ maxBytes }): the most bytes one allocation of the core may take. Given
+  // to every plan (ResizeOptions, gs::Tuning), whose runs allocate under it.
+  int64_t max_bytes = kDefaultMaxBytes;
 
   // The most recent Resize plan, reused while the parameters stay the same (X's type is
   // one of them: the plan is built for it), and what its runs write.
@@ -127,7 +131,8 @@ int plan_resize() {
   g_inst.plan_valid = false;
   if (!g_inst.plan) {
     g_inst.plan = new (std::nothrow) ResizePlan();
-    if (!g_inst.plan) return fail(out_of_memory("a resize plan", sizeof(ResizePlan)));
+    if (!g_inst.plan)
+      return fail(out_of_memory("a resize plan", sizeof(ResizePlan), g_inst.max_bytes));
   }
   const double* b = g_inst.block;
   const int rank = static_cast<int>(b[kRank]);
@@ -158,6 +163,7 @@ int plan_resize() {
   }
   ResizeOptions opts;
   opts.type = static_cast<DType>(static_cast<int>(b[kXType]));
+  opts.max_bytes = g_inst.max_bytes;
   Status st = resize_plan(at, in, rank, dims, g_inst.plan, opts);
   if (!st.ok()) return fail(st);
   g_inst.resize_ws.reset();  // a new plan starts without the previous one's buffers
@@ -217,8 +223,10 @@ int exec_grid_sample(uintptr_t x_ptr, uintptr_t grid_ptr, uintptr_t y_ptr) {
   g_inst.gs_grid.data = reinterpret_cast<void*>(grid_ptr);
   g_inst.gs_y.data = reinterpret_cast<void*>(y_ptr);
   GridSamplePlan plan;
+  gs::Tuning tuning;
+  tuning.max_bytes = g_inst.max_bytes;
   Status st = gridsample_plan(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, g_inst.gs_y,
-                              gs::Tuning(), &plan);
+                              tuning, &plan);
   if (st.ok())
     st = gridsample_run(plan, gridsample_whole(plan), g_inst.gs_x, g_inst.gs_grid, &g_inst.gs_y,
                         &g_inst.gs_ws);
@@ -238,8 +246,12 @@ uintptr_t mem_alloc(double bytes) {
 }
 void mem_free(uintptr_t p) { std::free(reinterpret_cast<void*>(p)); }
 
+// The cached Resize plan was built under the previous limit: the next call plans again.
 void set_allocation_limit(double bytes) {
-  if (bytes >= 0 && bytes <= 9007199254740992.0) allocation_limit() = static_cast<int64_t>(bytes);
+  if (bytes >= 0 && bytes <= 9007199254740992.0) {
+    g_inst.max_bytes = static_cast<int64_t>(bytes);
+    g_inst.plan_valid = false;
+  }
 }
 
 // Frees the cached plan (and the last message): after it, the heap holds nothing of ours

@@ -28,10 +28,10 @@ std::string num_text(double v) {
   return s;
 }
 
-Status out_of_memory(const char* what, int64_t bytes) {
-  if (bytes > allocation_limit())
+Status out_of_memory(const char* what, int64_t bytes, int64_t limit) {
+  if (bytes > limit)
     return Status::Range(std::string(what) + " needs " + int_text(bytes) +
-                         " bytes, more than the limit of " + int_text(allocation_limit()) +
+                         " bytes, more than the limit of " + int_text(limit) +
                          " bytes");
   return Status::Range(std::string("out of memory: cannot allocate ") + int_text(bytes) +
                        " bytes for " + what);

@@ -86,13 +86,12 @@ inline bool checked_add(int64_t a, int64_t b, int64_t* out) {
   return !__builtin_add_overflow(a, b, out);
 }
 
-// The most bytes one allocation of the core may take (plans, scratch). Larger requests
-// fail like a failed malloc, before anything is allocated. Default 2 GiB, the most a
-// wasm32 heap can usefully give; the JS layer sets it from createSampler({ maxBytes }).
-inline int64_t& allocation_limit() {
-  static int64_t limit = int64_t(1) << 31;
-  return limit;
-}
+// The most bytes one allocation of the core may take (plans, scratch), when the caller
+// gives no other: 2 GiB, the most a wasm32 heap can usefully give. The limit is not a
+// global: it travels with what allocates (ResizeOptions::max_bytes, gs::Tuning::max_bytes,
+// kept by the plans and used by their runs); the wasm binding's Instance holds the one set
+// by createSampler({ maxBytes }).
+constexpr int64_t kDefaultMaxBytes = int64_t(1) << 31;
 
 // Owning malloc'd array of trivially copyable T. Never throws; check ok() after allocate().
 template <typename T>
@@ -108,8 +107,9 @@ class Buffer {
   }
   ~Buffer() { std::free(ptr_); }
 
-  // Allocates n elements (uninitialised). False when n overflows or malloc fails.
-  bool allocate(int64_t n) {
+  // Allocates n elements (uninitialised). False when n overflows, the bytes exceed `limit`
+  // (then nothing is allocated) or malloc fails.
+  bool allocate(int64_t n, int64_t limit) {
     std::free(ptr_);
     ptr_ = nullptr;
     size_ = 0;
@@ -117,7 +117,7 @@ class Buffer {
     int64_t bytes;
     if (!checked_mul(n, static_cast<int64_t>(sizeof(T)), &bytes)) return false;
     if (static_cast<uint64_t>(bytes) > static_cast<uint64_t>(SIZE_MAX)) return false;
-    if (bytes > allocation_limit()) return false;
+    if (bytes > limit) return false;
     ptr_ = static_cast<T*>(std::malloc(bytes > 0 ? static_cast<size_t>(bytes) : 1));
     if (!ptr_) return false;
     size_ = n;
@@ -143,8 +143,9 @@ std::string int_text(int64_t v);
 // it ("0.3", "NaN", "-Infinity"): U+001A, the 16 hex digits of the IEEE-754 bits, U+001A.
 std::string num_text(double v);
 
-// The RangeError of a failed allocation of `bytes` for `what`: over the limit, or out of
-// memory (defined in common.cpp, out of line: it is called from many kernels).
-Status out_of_memory(const char* what, int64_t bytes);
+// The RangeError of a failed allocation of `bytes` for `what`: over `limit` (the one the
+// allocation was given), or out of memory (defined in common.cpp, out of line: it is called
+// from many kernels).
+Status out_of_memory(const char* what, int64_t bytes, int64_t limit);
 
 }  // namespace osw

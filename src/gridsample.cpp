@@ -353,7 +353,7 @@ OSW_GS_ONCE Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
     const int64_t offset_bytes = plan->wide_offsets ? 8 : 4;
     const int64_t per_location = std::max<int64_t>(
         fast_weights * int64_t(sizeof(float)), max_taps * std::max<int64_t>(offset_bytes, 4));
-    while (b > 1 && b * per_location > allocation_limit()) b /= 2;
+    while (b > 1 && b * per_location > plan->max_bytes) b /= 2;
     // Blocks are th x tw output locations: th whole rows (tw = out_w), or one part of a row
     // (th = 1) when a row is longer than the block size. Each channel's pass over a block
     // then writes one contiguous run of Y. th * tw <= b (out_h and out_w >= 1).
@@ -418,6 +418,7 @@ OSW_GS_ONCE Status gridsample_plan(const GridSampleAttrs& attrs, const TensorVie
   plan->wide_offsets = false;
   plan->max_taps = plan->table = 0;
   plan->block = plan->blocks = plan->blocks_h = plan->blocks_w = 0;
+  plan->max_bytes = tuning.max_bytes;
   plan->th = plan->tw = 1;
   if (expect.elements() == 0) {  // SEMANTICS row 12: nothing to compute
     plan->geo = GridSampleGeometry();

@@ -91,10 +91,13 @@ void axis_taps(GridMode mode, PaddingMode padding, bool align_corners, int64_t L
 // bytes or more, which have no int64 kernels: see dispatch_offsets), generic = plan and
 // compute every location with the generic (any rank) planner and kernel, never the 2-D
 // fast path of float32 X (gridsample.cpp explains that path and the order in which it sums).
+// max_bytes = the most bytes one allocation of a run may take (createSampler({ maxBytes })):
+// the plan keeps it, its blocks come down to fit it, and its runs allocate under it.
 struct Tuning {
   int64_t block = 0;
   bool wide_offsets = false;
   bool generic = false;
+  int64_t max_bytes = kDefaultMaxBytes;
 };
 Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x,
                         const TensorView& grid, TensorView* y, const Tuning& tuning);
@@ -139,6 +142,7 @@ struct GridSamplePlan {
   int64_t block = 0, th = 1, tw = 1, blocks_h = 0, blocks_w = 0;
   int64_t blocks = 0;  // per batch item
   int64_t table = 0;   // entries of one block's generic tap table: block * max_taps
+  int64_t max_bytes = kDefaultMaxBytes;  // gs::Tuning's: the most one allocation of a run takes
 };
 
 // A part of Y: batch items [n_begin, n_end) x blocks [block_begin, block_end) of each x

@@ -333,21 +333,24 @@ __attribute__((minsize)) Status bind_fast_plan(const GridSamplePlan& plan, int c
   const int64_t block = plan.block, table = plan.table;
   const int64_t block4 = (block + 3) / 4 * 4;  // the padded last group
   const int64_t fast_weights = plan.attrs.mode == GridMode::Cubic ? 16 : 4;
-  fp->idx = workspace_array<int64_t>(tb->fast_pos, block4);
-  fp->gen = workspace_array<int64_t>(tb->gen_pos, block);
-  fp->zr = workspace_array<int64_t>(tb->zero_runs, block + 1);
+  const int64_t limit = plan.max_bytes;
+  fp->idx = workspace_array<int64_t>(tb->fast_pos, block4, limit);
+  fp->gen = workspace_array<int64_t>(tb->gen_pos, block, limit);
+  fp->zr = workspace_array<int64_t>(tb->zero_runs, block + 1, limit);
   if (!fp->idx || !fp->gen || !fp->zr)
-    return out_of_memory("GridSample location lists", copies * (block4 + 2 * block + 1) * 8);
-  fp->off = workspace_array<Off>(tb->fast_off, block4);
-  fp->goff = workspace_array<Off>(tb->gen_off, table);
-  fp->gcount = workspace_array<Off>(tb->gen_count, block);
+    return out_of_memory("GridSample location lists", copies * (block4 + 2 * block + 1) * 8,
+                         limit);
+  fp->off = workspace_array<Off>(tb->fast_off, block4, limit);
+  fp->goff = workspace_array<Off>(tb->gen_off, table, limit);
+  fp->gcount = workspace_array<Off>(tb->gen_count, block, limit);
   if (!fp->off || !fp->goff || !fp->gcount)
     return out_of_memory("GridSample tap offsets",
-                         copies * (block4 + table + block) * int64_t(sizeof(Off)));
-  fp->w = workspace_array<float>(tb->fast_w, block4 * fast_weights);
-  fp->gw = workspace_array<float>(tb->gen_w, table);
+                         copies * (block4 + table + block) * int64_t(sizeof(Off)), limit);
+  fp->w = workspace_array<float>(tb->fast_w, block4 * fast_weights, limit);
+  fp->gw = workspace_array<float>(tb->gen_w, table, limit);
   if (!fp->w || !fp->gw)
-    return out_of_memory("GridSample tap weights", copies * (block4 * fast_weights + table) * 4);
+    return out_of_memory("GridSample tap weights", copies * (block4 * fast_weights + table) * 4,
+                         limit);
   return Status::Ok();
 }
 
@@ -668,8 +671,8 @@ Status run_fast2d(const GridSamplePlan& plan, const GridSampleRange& range, cons
   FastPlan<Off> fp[2];
   for (int i = 0; i < copies; ++i)
     OSW_RETURN_IF_ERROR(bind_fast_plan<Off>(plan, copies, &ws->tables[i], &fp[i]));
-  double* wd = workspace_array<double>(ws->weights_f64, max_taps);
-  if (!wd) return out_of_memory("GridSample scratch", max_taps * 8);
+  double* wd = workspace_array<double>(ws->weights_f64, max_taps, plan.max_bytes);
+  if (!wd) return out_of_memory("GridSample scratch", max_taps * 8, plan.max_bytes);
 
   const FastAxes ax(plan.attrs, geo);
   FastPlanBuilder<G, Off> builders[2] = {{ax, plan.attrs, geo, max_taps, wd, &fp[0]},

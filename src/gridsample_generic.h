@@ -27,13 +27,13 @@ constexpr int64_t kMaxBlock = 256;        // generic: output locations planned a
 constexpr int64_t kTableEntries = 16384;  // generic: preferred cap on block * taps per location
 
 // Array b of the workspace as n elements of T: grown (contents lost) when it holds fewer
-// bytes, else as it is (contents unspecified). nullptr when the bytes overflow, exceed the
-// allocation limit, or malloc fails.
+// bytes, else as it is (contents unspecified). nullptr when the bytes overflow, exceed
+// `limit` (the plan's max_bytes), or malloc fails.
 template <typename T>
-T* workspace_array(Buffer<unsigned char>& b, int64_t n) {
+T* workspace_array(Buffer<unsigned char>& b, int64_t n, int64_t limit) {
   int64_t bytes = 0;
   if (!checked_mul(n, static_cast<int64_t>(sizeof(T)), &bytes)) return nullptr;
-  if (b.size() < bytes && !b.allocate(bytes)) return nullptr;
+  if (b.size() < bytes && !b.allocate(bytes, limit)) return nullptr;
   return reinterpret_cast<T*>(b.data());
 }
 
@@ -219,14 +219,15 @@ Status run_generic(const GridSamplePlan& plan, const GridSampleRange& range, con
   const Geometry& geo = plan.geo;
   const int64_t max_taps = plan.max_taps, block = plan.block, table = plan.table;
   GridSampleWorkspace::Tables& tb = ws->tables[0];
-  Off* off = workspace_array<Off>(tb.gen_off, table);
-  if (!off) return out_of_memory("GridSample tap offsets", table * int64_t(sizeof(Off)));
-  C* w = workspace_array<C>(tb.gen_w, table);
-  if (!w) return out_of_memory("GridSample tap weights", table * int64_t(sizeof(C)));
-  Off* count = workspace_array<Off>(tb.gen_count, block);
-  if (!count) return out_of_memory("GridSample tap counts", block * int64_t(sizeof(Off)));
-  double* wd = workspace_array<double>(ws->weights_f64, max_taps);
-  if (!wd) return out_of_memory("GridSample scratch", max_taps * 8);
+  const int64_t limit = plan.max_bytes;
+  Off* off = workspace_array<Off>(tb.gen_off, table, limit);
+  if (!off) return out_of_memory("GridSample tap offsets", table * int64_t(sizeof(Off)), limit);
+  C* w = workspace_array<C>(tb.gen_w, table, limit);
+  if (!w) return out_of_memory("GridSample tap weights", table * int64_t(sizeof(C)), limit);
+  Off* count = workspace_array<Off>(tb.gen_count, block, limit);
+  if (!count) return out_of_memory("GridSample tap counts", block * int64_t(sizeof(Off)), limit);
+  double* wd = workspace_array<double>(ws->weights_f64, max_taps, limit);
+  if (!wd) return out_of_memory("GridSample scratch", max_taps * 8, limit);
 
   const int r = geo.r;
   for (int64_t n = range.n_begin; n < range.n_end; ++n) {

@@ -202,7 +202,7 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
     return Status::Ok();
   }
   for (int a = 0; a < rank; ++a) {
-    OSW_RETURN_IF_ERROR(build_axis_plan(eff, plan->geo.axis[a], &plan->axis[a]));
+    OSW_RETURN_IF_ERROR(build_axis_plan(eff, plan->geo.axis[a], &plan->axis[a], opts.max_bytes));
     AxisPlan& ap = plan->axis[a];
     if (attrs.compat == Compat::OnnxRuntime && ap.out == ap.in &&
         (same_shape || static_cast<float>(plan->geo.axis[a].scale()) == 1.0f || attrs.antialias)) {
@@ -315,17 +315,19 @@ static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType
                              ResizeWorkspace* shared) {
   if (lay.kind != RunLayout::Interp) return Status::Ok();
   const int64_t fsize = compute_size(type);
+  const int64_t limit = plan.opts.max_bytes;
   if (lay.round) {
     const int64_t bytes = plan.out_elems * fsize;
-    if (shared->wide.size() < bytes && !shared->wide.allocate(bytes))
-      return out_of_memory("compat rounding", bytes);
+    if (shared->wide.size() < bytes && !shared->wide.allocate(bytes, limit))
+      return out_of_memory("compat rounding", bytes, limit);
   }
   const ResizeSchedule& sc = *lay.sched;
   if (sc.too_large) return Status::Range("Y: intermediate too large");
   const int64_t bytes = sc.tmp_elems * fsize;
   for (int i = 0; i < sc.n_tmp; ++i) {
     Buffer<unsigned char>& b = shared->tmp[i];
-    if (b.size() < bytes && !b.allocate(bytes)) return out_of_memory("resize scratch", bytes);
+    if (b.size() < bytes && !b.allocate(bytes, limit))
+      return out_of_memory("resize scratch", bytes, limit);
   }
   return Status::Ok();
 }

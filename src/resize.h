@@ -29,6 +29,9 @@ struct ResizeOptions {
   bool fixed_force = false;      // uint8: take it whenever exact, even where few blocks vectorise
   bool nearest_scalar = false;   // nearest: no SIMD blocks, no merged runs
   bool nearest_no_reuse = false; // nearest: gather every row, even one equal to the previous
+  // The most bytes one allocation may take, for the plan's tables and for every run of the
+  // plan (its workspaces' buffers): larger ones fail with a RangeError naming the limit.
+  int64_t max_bytes = kDefaultMaxBytes;
 };
 
 // The buffers a step reads and writes: X, Y, and two whole intermediates (in the compute

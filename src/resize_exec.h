@@ -117,8 +117,8 @@ Status stream_last_two(const ResizePlan& plan, const ResizeStep& st, const Tin* 
   const bool widen_first = kNarrow && ph.out * int64_t(ph.taps) > ph.in;
   if (K > kMaxStreamTaps) return Status::Range("resize: filter too wide to stream");
   const int64_t bytes = (K * block_mid + (widen_first ? block_in : 0)) * int64_t(sizeof(F));
-  if (ws->rows.size() < bytes && !ws->rows.allocate(bytes))
-    return out_of_memory("resize row cache", bytes);
+  if (ws->rows.size() < bytes && !ws->rows.allocate(bytes, plan.opts.max_bytes))
+    return out_of_memory("resize row cache", bytes, plan.opts.max_bytes);
   F* cache = reinterpret_cast<F*>(ws->rows.data());
   F* wide = cache + K * block_mid;
   RowSlots<F> cached(cache, block_mid, K);
@@ -133,9 +133,9 @@ Status stream_last_two(const ResizePlan& plan, const ResizeStep& st, const Tin* 
     auto fill = [&](int64_t row, F* dst) {
       if (widen_first) {
         widen_row<Tin, F>(sp + row * block_in, wide, block_in);
-        resize_pass<F, F, F>(wide, dst, outer_h, inner_h, ph, wh, &ws->strip);
+        resize_pass<F, F, F>(wide, dst, outer_h, inner_h, ph, wh, &ws->strip, plan.opts.max_bytes);
       } else {
-        resize_pass<Tin, F, F>(sp + row * block_in, dst, outer_h, inner_h, ph, wh, &ws->strip);
+        resize_pass<Tin, F, F>(sp + row * block_in, dst, outer_h, inner_h, ph, wh, &ws->strip, plan.opts.max_bytes);
       }
     };
     for (int64_t o = u - p * pv.out; o < o_end; ++o) {
@@ -175,16 +175,17 @@ Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, con
   if constexpr (std::is_same<F, float>::value && std::is_same<T, float>::value &&
                   std::is_same<Tin, float>::value) {
     overlap = inner_h == 1 && outer_h == 1 && !mostly_dense(ph) && pv.out >= 2 * kGroup &&
-              (strip = rows4_strip(ph, &ws->strip)) != nullptr;
+              (strip = rows4_strip(ph, &ws->strip, plan.opts.max_bytes)) != nullptr;
   }
 #endif
   int64_t bytes = (overlap ? 2 : 1) * kGroup * block_in * int64_t(sizeof(F));
-  if (ws->rows.size() < bytes && !ws->rows.allocate(bytes)) {
+  if (ws->rows.size() < bytes && !ws->rows.allocate(bytes, plan.opts.max_bytes)) {
     // Under a small allocation limit: one group, as without the overlap. (Rarely reached:
     // with v first, X itself is usually larger than two groups.)
     overlap = false;
     bytes = kGroup * block_in * int64_t(sizeof(F));
-    if (!ws->rows.allocate(bytes)) return out_of_memory("resize row group", bytes);
+    if (!ws->rows.allocate(bytes, plan.opts.max_bytes))
+      return out_of_memory("resize row group", bytes, plan.opts.max_bytes);
   }
   F* group = reinterpret_cast<F*>(ws->rows.data());
   const int K = pv.taps;
@@ -240,7 +241,7 @@ Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, con
           std::swap(cur, next);
         }
         if (o0 < o_last)  // the last rows (fewer than a group), blended above
-          resize_pass<F, T, F>(cur, yp + o0 * block_out, o_last - o0, inner_h, ph, wh, &ws->strip);
+          resize_pass<F, T, F>(cur, yp + o0 * block_out, o_last - o0, inner_h, ph, wh, &ws->strip, plan.opts.max_bytes);
         continue;
       }
     }
@@ -248,7 +249,7 @@ Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, con
     for (int64_t o0 = o_first; o0 < o_last; o0 += kGroup) {
       const int64_t g = std::min(kGroup, o_last - o0);
       for (int64_t j = 0; j < g; ++j) blend(o0 + j, group + j * block_in, 0, block_in);
-      resize_pass<F, T, F>(group, yp + o0 * block_out, g * outer_h, inner_h, ph, wh, &ws->strip);
+      resize_pass<F, T, F>(group, yp + o0 * block_out, g * outer_h, inner_h, ph, wh, &ws->strip, plan.opts.max_bytes);
     }
   }
   return Status::Ok();
@@ -265,7 +266,7 @@ void pass_range(const ResizePlan& plan, const ResizeStep& st, const Tin* src, To
   const F* w = weights_of<F>(ap);
   if (inner == 1) {
     resize_pass<Tin, Tout, F>(src + begin * ap.in, dst + begin * ap.out, end - begin, 1, ap, w,
-                              &ws->strip);
+                              &ws->strip, plan.opts.max_bytes);
     return;
   }
   for (int64_t u = begin; u < end;) {
@@ -274,11 +275,11 @@ void pass_range(const ResizePlan& plan, const ResizeStep& st, const Tin* src, To
     Tout* dp = dst + p * ap.out * inner;
     if (o == 0 && end - u >= ap.out) {  // whole planes
       const int64_t q = (end - u) / ap.out;
-      resize_pass<Tin, Tout, F>(sp, dp, q, inner, ap, w, &ws->strip);
+      resize_pass<Tin, Tout, F>(sp, dp, q, inner, ap, w, &ws->strip, plan.opts.max_bytes);
       u += q * ap.out;
     } else {
       const int64_t o_end = std::min(ap.out, o + (end - u));
-      resize_pass<Tin, Tout, F>(sp, dp, 1, inner, ap, w, &ws->strip, o, o_end);
+      resize_pass<Tin, Tout, F>(sp, dp, 1, inner, ap, w, &ws->strip, plan.opts.max_bytes, o, o_end);
       u += o_end - o;
     }
   }

@@ -70,9 +70,9 @@ OSW_DRIVER int64_t product(const int64_t* d, int from, int to) {
 // An axis's weights times 2^s as integers of type I, [out * taps] (the taps an output does
 // not use are 0). The caller has checked that they are exact (axis_bits).
 template <typename I>
-OSW_DRIVER bool scaled_weights(const AxisPlan& ap, int s, Buffer<I>* w) {
+OSW_DRIVER bool scaled_weights(const AxisPlan& ap, int s, int64_t limit, Buffer<I>* w) {
   const int K = ap.taps;
-  if (!w->allocate(ap.out * K)) return false;
+  if (!w->allocate(ap.out * K, limit)) return false;
   for (int64_t o = 0; o < ap.out; ++o)
     for (int k = 0; k < K; ++k)
       (*w)[o * K + k] = k < ap.count[o] ? static_cast<I>(std::ldexp(ap.weight[o * K + k], s)) : I(0);
@@ -82,6 +82,7 @@ OSW_DRIVER bool scaled_weights(const AxisPlan& ap, int s, Buffer<I>* w) {
 // The narrow form (resize_fixed.h): returns whether it applies.
 OSW_DRIVER bool build_narrow(const ResizePlan& plan, bool force, FixedTables* fc) {
   const int np = plan.n_passes;
+  const int64_t limit = plan.opts.max_bytes;
   if (np < 1 || np > 2) return false;
   const int a0 = std::min(plan.order[0], plan.order[np - 1]);
   const int a1 = std::max(plan.order[0], plan.order[np - 1]);
@@ -116,14 +117,14 @@ OSW_DRIVER bool build_narrow(const ResizePlan& plan, bool force, FixedTables* fc
   if (fc->h >= 0) {
     const AxisPlan& ap = plan.axis[fc->h];
     const int K = fc->kh;
-    if (!scaled_weights(ap, fc->sh, &fc->wh)) return false;
+    if (!scaled_weights(ap, fc->sh, limit, &fc->wh)) return false;
     const int64_t c = fc->c, in_row = ap.in * c, lanes = ap.out * c;
     // Window starts are int32 (blk_base): rows of 2^31 bytes or more take the float path.
     if (in_row > INT32_MAX - 32) return false;
     fc->blocks = c < 16 ? lanes / 16 : 0;
     const int64_t nb = fc->blocks;
-    if (!fc->blk_base.allocate(nb) || !fc->blk_wide.allocate(nb) ||
-        !fc->blk_mask.allocate(nb * K * 16) || !fc->blk_w.allocate(nb * K * 16))
+    if (!fc->blk_base.allocate(nb, limit) || !fc->blk_wide.allocate(nb, limit) ||
+        !fc->blk_mask.allocate(nb * K * 16, limit) || !fc->blk_w.allocate(nb * K * 16, limit))
       return false;
     int64_t vector_blocks = 0;
     for (int64_t b = 0; b < nb; ++b) {
@@ -168,7 +169,7 @@ OSW_DRIVER bool build_narrow(const ResizePlan& plan, bool force, FixedTables* fc
     if (c < 16 && !force && vector_blocks * 4 < nb * 3) return false;
     if (c < 16 && nb == 0 && !force) return false;
   }
-  if (fc->v >= 0 && !scaled_weights(plan.axis[fc->v], fc->sv, &fc->wv)) return false;
+  if (fc->v >= 0 && !scaled_weights(plan.axis[fc->v], fc->sv, limit, &fc->wv)) return false;
   return true;
 }
 
@@ -190,7 +191,7 @@ OSW_DRIVER bool build_wide(const ResizePlan& plan, FixedTables* fc) {
   // h's weights in pairs of taps, each pair as 8 int16 lanes [w0 w1 w0 w1 ...] for
   // i32x4.dot_i16x8 (an odd last tap pairs with weight 0).
   const int P = (fc->kh + 1) / 2;
-  if (!fc->whp.allocate(ph.out * P * 8)) return false;
+  if (!fc->whp.allocate(ph.out * P * 8, plan.opts.max_bytes)) return false;
   for (int64_t o = 0; o < ph.out; ++o)
     for (int k = 0; k < 2 * P; ++k) {
       const int16_t w = k < ph.count[o] ? static_cast<int16_t>(std::ldexp(ph.weight[o * fc->kh + k], kWideH)) : 0;
@@ -198,7 +199,7 @@ OSW_DRIVER bool build_wide(const ResizePlan& plan, FixedTables* fc) {
     }
   if (fc->v >= 0) {
     fc->kv = plan.axis[fc->v].taps;
-    if (fc->kv > kMaxStreamTaps || !scaled_weights(plan.axis[fc->v], kWideV, &fc->wv8)) return false;
+    if (fc->kv > kMaxStreamTaps || !scaled_weights(plan.axis[fc->v], kWideV, plan.opts.max_bytes, &fc->wv8)) return false;
   }
   return true;
 }
@@ -428,7 +429,8 @@ OSW_DRIVER Status run_wide(const ResizePlan& plan, const FixedTables& fc, const 
   const int64_t block_in = outer_h * in_row, block_out = outer_h * out_row;
   const int64_t in_v = fc.v >= 0 ? plan.axis[fc.v].in : 1, out_v = fc.v >= 0 ? plan.axis[fc.v].out : 1;
   const int64_t bytes = block_in * int64_t(sizeof(uint16_t));
-  if (ws->rows.size() < bytes && !ws->rows.allocate(bytes)) return out_of_memory("resize row sums", bytes);
+  if (ws->rows.size() < bytes && !ws->rows.allocate(bytes, plan.opts.max_bytes))
+    return out_of_memory("resize row sums", bytes, plan.opts.max_bytes);
   uint16_t* sums = reinterpret_cast<uint16_t*>(ws->rows.data());
   const uint8_t* rows[kMaxStreamTaps];
   static constexpr uint8_t kOne = 1 << kWideV;
@@ -507,7 +509,8 @@ OSW_DRIVER Status resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint
   const int64_t in_row = ph.in * fc.c, out_row = ph.out * fc.c;
   const int64_t block_in = outer_h * in_row, block_out = outer_h * out_row;
   const int64_t bytes = K * block_out * int64_t(sizeof(uint16_t));
-  if (ws->rows.size() < bytes && !ws->rows.allocate(bytes)) return out_of_memory("resize row cache", bytes);
+  if (ws->rows.size() < bytes && !ws->rows.allocate(bytes, plan.opts.max_bytes))
+    return out_of_memory("resize row cache", bytes, plan.opts.max_bytes);
   RowSlots<uint16_t> cached(reinterpret_cast<uint16_t*>(ws->rows.data()), block_out, K);
   for (int64_t u = begin; u < end;) {
     const int64_t p = u / pv.out;

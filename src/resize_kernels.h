@@ -387,8 +387,8 @@ void rows4_outputs(const float* t, const AxisPlan& plan, const uint8_t* regular,
 // (stream_outer_then_inner): the strip, in the caller's buffer (nullptr when it cannot be
 // allocated), the transpose of
 // 4 rows into it, and outputs [o_begin, o_end) of the 4 rows (o_begin a multiple of 4).
-inline float* rows4_strip(const AxisPlan& plan, Buffer<float>* strip) {
-  if (strip->size() < plan.in * 4 && !strip->allocate(plan.in * 4)) return nullptr;
+inline float* rows4_strip(const AxisPlan& plan, Buffer<float>* strip, int64_t max_bytes) {
+  if (strip->size() < plan.in * 4 && !strip->allocate(plan.in * 4, max_bytes)) return nullptr;
   return strip->data();
 }
 inline void rows4_transpose(const float* r0, int64_t in, float* t) {
@@ -428,9 +428,9 @@ __attribute__((noinline)) inline void rows4_part(const float* t, const AxisPlan&
 // outer % 4 rows run the scalar loop. Returns false (nothing written) when the strip
 // cannot be allocated; the caller then runs another kernel.
 inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer,
-                                    const AxisPlan& plan, Buffer<float>* strip) {
+                                    const AxisPlan& plan, Buffer<float>* strip, int64_t max_bytes) {
   const int64_t in = plan.in, out = plan.out;
-  float* t = rows4_strip(plan, strip);
+  float* t = rows4_strip(plan, strip, max_bytes);
   if (!t) return false;
   int64_t p = 0;
   for (; p + 4 <= outer; p += 4) {
@@ -578,13 +578,13 @@ class RowSlots {
 
 // The pass the executor uses: SIMD where the types allow, scalar otherwise. Kept out of
 // line: its callers run it on whole rows or tensors, and one copy per type pair keeps the
-// download small. strip: the 4-row kernel's buffer (the caller's workspace). Outputs
+// download small. strip: the 4-row kernel's buffer (the caller's workspace), allocated under max_bytes. Outputs
 // [o_begin, o_end) of the axis in each plane (o_end < 0: all); a part of the axis only
 // along an inner axis (inner > 1).
 template <typename Tin, typename Tout, typename F>
 __attribute__((noinline)) void resize_pass(const Tin* x, Tout* y, int64_t outer, int64_t inner,
                                            const AxisPlan& plan, const F* weights,
-                                           Buffer<float>* strip, int64_t o_begin = 0,
+                                           Buffer<float>* strip, int64_t max_bytes, int64_t o_begin = 0,
                                            int64_t o_end = -1) {
 #if OSW_HAVE_SIMD
   if constexpr (std::is_same<Tin, float>::value && std::is_same<Tout, float>::value &&
@@ -592,7 +592,7 @@ __attribute__((noinline)) void resize_pass(const Tin* x, Tout* y, int64_t outer,
     if (inner == 1) {
       // Several rows without the dense block form (antialias, downsampling, edges):
       // transposed 4 rows at a time. A single row, or the dense form: shuffles.
-      if (outer >= 4 && !mostly_dense(plan) && resize_pass_inner_rows4(x, y, outer, plan, strip)) return;
+      if (outer >= 4 && !mostly_dense(plan) && resize_pass_inner_rows4(x, y, outer, plan, strip, max_bytes)) return;
       if (plan.blocks > 0) {
         resize_pass_inner_simd(x, y, outer, plan);
         return;
@@ -605,6 +605,7 @@ __attribute__((noinline)) void resize_pass(const Tin* x, Tout* y, int64_t outer,
   }
 #endif
   (void)strip;
+  (void)max_bytes;
   resize_pass_scalar<Tin, Tout, F>(x, y, outer, inner, plan, weights, o_begin, o_end);
 }
 

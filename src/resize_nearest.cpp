@@ -148,6 +148,7 @@ struct Gather {
 
 Status build_tables(const ResizePlan& plan, size_t es, NearestTables* c) {
   const int rank = plan.rank;
+  const int64_t limit = plan.opts.max_bytes;
   int last = -1;
   for (int a = 0; a < rank; ++a)
     if (!plan.axis[a].identity) last = a;
@@ -170,7 +171,8 @@ Status build_tables(const ResizePlan& plan, size_t es, NearestTables* c) {
   }
   for (int a = 0; a <= last; ++a) {
     const AxisPlan& ap = plan.axis[a];
-    if (!c->offsets[a].allocate(ap.out)) return out_of_memory("nearest offsets", ap.out * 8);
+    if (!c->offsets[a].allocate(ap.out, limit))
+      return out_of_memory("nearest offsets", ap.out * 8, limit);
     for (int64_t o = 0; o < ap.out; ++o)
       c->offsets[a][o] = static_cast<int64_t>(ap.index[o * ap.taps]) * stride[a];
   }
@@ -184,8 +186,8 @@ Status build_tables(const ResizePlan& plan, size_t es, NearestTables* c) {
     int64_t runs = 0;
     for (int64_t o = 0; o < n; ++o)
       if (o == 0 || off[o] != off[o - 1] + U) ++runs;
-    if (!c->run_src.allocate(runs) || !c->run_len.allocate(runs))
-      return out_of_memory("nearest runs", runs * 16);
+    if (!c->run_src.allocate(runs, limit) || !c->run_len.allocate(runs, limit))
+      return out_of_memory("nearest runs", runs * 16, limit);
     int64_t r = -1;
     for (int64_t o = 0; o < n; ++o) {
       if (o == 0 || off[o] != off[o - 1] + U) {
@@ -205,8 +207,8 @@ Status build_tables(const ResizePlan& plan, size_t es, NearestTables* c) {
   // the window is taken from their min and max.
   const int64_t in_row = plan.in_dims[last] * U;
   const int64_t nb = c->row_bytes / 16;
-  if (!c->blk_start.allocate(nb) || !c->blk_mask.allocate(nb * 16))
-    return out_of_memory("nearest blocks", nb * 20);
+  if (!c->blk_start.allocate(nb, limit) || !c->blk_mask.allocate(nb * 16, limit))
+    return out_of_memory("nearest blocks", nb * 20, limit);
   int64_t n_simd = 0;
   for (int64_t b = 0; b < nb; ++b) {
     int64_t src[16];
@@ -228,7 +230,8 @@ Status build_tables(const ResizePlan& plan, size_t es, NearestTables* c) {
   // Byte stretches [B0, B1) alternate; the row's tail after the last whole block is scalar.
   int64_t n_segs = 0;
   for (int pass = 0; pass < 2; ++pass) {
-    if (pass == 1 && !c->segs.allocate(n_segs)) return out_of_memory("nearest segments", n_segs * 40);
+    if (pass == 1 && !c->segs.allocate(n_segs, limit))
+      return out_of_memory("nearest segments", n_segs * 40, limit);
     int64_t k = 0;
     int64_t b = 0;
     while (b * 16 < c->row_bytes) {

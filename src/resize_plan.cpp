@@ -216,7 +216,7 @@ int max_taps(const ResizeAttrs& attrs, double scale) {
 // Finds the pairs of dense blocks in the two-phase form (see AxisPlan::blk_pair). The
 // phases' weights are those of the pair nearest the middle that has the form's windows;
 // every pair whose windows and weights (bit for bit) match is marked.
-static Status build_simd_pairs(int K, const Buffer<int64_t>& window, AxisPlan* p) {
+static Status build_simd_pairs(int K, const Buffer<int64_t>& window, int64_t limit, AxisPlan* p) {
   p->pairs = 0;
   const int64_t n = p->blocks / 2;
   if ((K != 2 && K != 4) || n == 0) return Status::Ok();  // the kernel's KC cases
@@ -239,7 +239,7 @@ static Status build_simd_pairs(int K, const Buffer<int64_t>& window, AxisPlan* p
   // Dense outputs use all K taps, in window order: weight_f[o * K + k] is tap k's.
   for (int ph = 0; ph < 2; ++ph)
     for (int k = 0; k < K; ++k) p->pair_w[ph][k] = p->weight_f[(8 * mid + ph) * K + k];
-  if (!p->blk_pair.allocate(n)) return out_of_memory("a resize plan", n);
+  if (!p->blk_pair.allocate(n, limit)) return out_of_memory("a resize plan", n, limit);
   for (int64_t q = 0; q < n; ++q) {
     bool ok = windows_fit(q, dt);
     for (int j = 0; ok && j < 8; ++j)
@@ -255,12 +255,12 @@ static Status build_simd_pairs(int K, const Buffer<int64_t>& window, AxisPlan* p
 // A block qualifies when its 4 outputs have windows inside the input (no clamping, no
 // crop, finite weights), within 8 inputs of the first window, and 8 inputs can be loaded.
 static Status build_simd_blocks(const AxisGeometry& g, int K, const Buffer<int64_t>& window,
-                                AxisPlan* p) {
+                                int64_t limit, AxisPlan* p) {
   const int64_t blocks = g.out / 4;
-  if (!p->blk_base.allocate(blocks) || !p->blk_mask.allocate(blocks * 16) ||
-      !p->blk_w.allocate(blocks * K * 4) || !p->blk_nz.allocate(blocks * K * 4) ||
-      !p->blk_dense.allocate(blocks))
-    return out_of_memory("a resize plan", blocks * (21 + 32 * K));
+  if (!p->blk_base.allocate(blocks, limit) || !p->blk_mask.allocate(blocks * 16, limit) ||
+      !p->blk_w.allocate(blocks * K * 4, limit) || !p->blk_nz.allocate(blocks * K * 4, limit) ||
+      !p->blk_dense.allocate(blocks, limit))
+    return out_of_memory("a resize plan", blocks * (21 + 32 * K), limit);
   p->blocks_dense = 0;
   for (int64_t b = 0; b < blocks; ++b) {
     const int64_t o0 = 4 * b;
@@ -295,10 +295,11 @@ static Status build_simd_blocks(const AxisGeometry& g, int K, const Buffer<int64
     p->blocks_dense += dense ? 1 : 0;
   }
   p->blocks = blocks;
-  return build_simd_pairs(K, window, p);
+  return build_simd_pairs(K, window, limit, p);
 }
 
-Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* p) {
+Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* p,
+                       int64_t limit) {
   p->in = g.in;
   p->out = g.out;
   p->identity = false;
@@ -319,17 +320,19 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
   p->taps = K;
   int64_t cells;
   if (!checked_mul(g.out, K, &cells)) return Status::Range("plan size overflows");
-  if (!p->count.allocate(g.out) || !p->index.allocate(cells) || !p->weight.allocate(cells) ||
-      !p->weight_f.allocate(cells) || !p->outside.allocate(g.out))
-    return out_of_memory("a resize plan", cells * 17);
+  if (!p->count.allocate(g.out, limit) || !p->index.allocate(cells, limit) ||
+      !p->weight.allocate(cells, limit) || !p->weight_f.allocate(cells, limit) ||
+      !p->outside.allocate(g.out, limit))
+    return out_of_memory("a resize plan", cells * 17, limit);
   Buffer<double> raw;
-  if (!raw.allocate(K)) return out_of_memory("a resize plan", K * 8);
+  if (!raw.allocate(K, limit)) return out_of_memory("a resize plan", K * 8, limit);
 
   // First raw tap of each output whose K consecutive taps all lie inside the input
   // (-1 otherwise), for the innermost-axis SIMD form.
   Buffer<int64_t> window;
   const bool simd_form = attrs.mode != ResizeMode::Nearest && K <= 4 && g.in >= 8 && g.out >= 4;
-  if (simd_form && !window.allocate(g.out)) return out_of_memory("a resize plan", g.out * 8);
+  if (simd_form && !window.allocate(g.out, limit))
+    return out_of_memory("a resize plan", g.out * 8, limit);
 
   const coord::Fn fn = coord::select(attrs.coord);
   const bool ort = attrs.compat == Compat::OnnxRuntime;
@@ -411,7 +414,7 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
   }
   p->identity = identity;
   if (K >= 2 && K <= 8) {
-    if (!p->consecutive.allocate(g.out)) return out_of_memory("a resize plan", g.out);
+    if (!p->consecutive.allocate(g.out, limit)) return out_of_memory("a resize plan", g.out, limit);
     for (int64_t o = 0; o < g.out; ++o) {
       const int32_t* idx = &p->index[o * K];
       bool run = p->count[o] == K;
@@ -423,7 +426,7 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
   }
   p->blocks = 0;
   p->pairs = 0;
-  if (simd_form) OSW_RETURN_IF_ERROR(build_simd_blocks(g, K, window, p));
+  if (simd_form) OSW_RETURN_IF_ERROR(build_simd_blocks(g, K, window, limit, p));
   return Status::Ok();
 }
 

@@ -155,6 +155,8 @@ struct FixedTables {
   Buffer<uint8_t> wv8;  // [out_v * kv]: v's weights times 2^7
 };
 
-Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* plan);
+// The tables of one axis; each allocation takes at most `limit` bytes (ResizeOptions).
+Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* plan,
+                       int64_t limit = kDefaultMaxBytes);
 
 }  // namespace osw

@@ -534,7 +534,7 @@ TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar 
       x[size_t(r.range(0, int64_t(x.size()) - 1))] = r.pick({float(NAN), float(INFINITY), -0.0f, 0.0f});
     std::vector<float> ys(static_cast<size_t>(outer * g.out)), yv(ys.size());
     resize_pass_scalar<float, float, float>(x.data(), ys.data(), outer, 1, p, p.weight_f.data());
-    REQUIRE(resize_pass_inner_rows4(x.data(), yv.data(), outer, p, &strip));
+    REQUIRE(resize_pass_inner_rows4(x.data(), yv.data(), outer, p, &strip, kDefaultMaxBytes));
     INFO("in " << g.in << " out " << g.out << " outer " << outer << " taps " << p.taps);
     for (size_t i = 0; i < ys.size(); ++i) {
       if (p.outside[i % size_t(g.out)]) continue;  // filled later

@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "elem.h"
+#include "gridsample.h"
 #include "resize.h"
 #include "test_plan.h"
 #include "test_rng.h"
@@ -199,4 +201,91 @@ TEST_CASE("resize workspace: a plan built for one type refuses another; ranges a
   CHECK(!resize_execute_range(plan, 0, 0, info.units[0] + 1, xv, &yv, &ws, &ws).ok());
   CHECK(!resize_execute_range(plan, info.n, 0, 1, xv, &yv, &ws, &ws).ok());
   CHECK(resize_execute_range(plan, 0, 0, info.units[0], xv, &yv, &ws, &ws).ok());
+}
+
+// The allocation limit is not a global: each plan is given its own (ResizeOptions::max_bytes,
+// gs::Tuning::max_bytes), its tables are allocated under it and so are its runs' buffers.
+// Plans with different limits, built and run in turn in one process, each keep theirs.
+TEST_CASE("allocation limit: each plan carries its own, and its runs allocate under it") {
+  const auto over = [](const Status& st, const std::string& what, int64_t limit) {
+    INFO(st.message);
+    CHECK(st.kind == ErrorKind::RangeError);
+    const std::string tail = " bytes, more than the limit of " + int_text(limit) + " bytes";
+    CHECK(st.message.rfind(what + " needs ", 0) == 0);
+    CHECK(st.message.size() > tail.size());
+    CHECK(st.message.compare(st.message.size() - tail.size(), tail.size(), tail) == 0);
+  };
+  // Resize: float32 40^3 -> 80^3, linear: small tables, large intermediates.
+  ResizeAttrs at;
+  at.mode = ResizeMode::Linear;
+  ResizeInputs in;
+  in.has_sizes = true;
+  int64_t dims[3] = {40, 40, 40};
+  for (int a = 0; a < 3; ++a) in.sizes[a] = 80;
+  ResizeOptions big, small, tiny;
+  big.type = small.type = tiny.type = DType::Float32;
+  small.max_bytes = 65536;  // the tables fit (a few KB), a whole intermediate does not
+  tiny.max_bytes = 100;     // not even an axis's tables
+  ResizePlan pb, ps, pt;
+  REQUIRE(resize_plan(at, in, 3, dims, &ps, small).ok());
+  over(resize_plan(at, in, 3, dims, &pt, tiny), "a resize plan", 100);
+  REQUIRE(resize_plan(at, in, 3, dims, &pb, big).ok());
+  Rng r(0x11A7);
+  std::vector<float> xs(40 * 40 * 40), ys(80 * 80 * 80), yb(ys.size());
+  for (float& v : xs) v = float(r.real(-10, 10));
+  TensorView x, y;
+  x.type = y.type = DType::Float32;
+  x.rank = y.rank = 3;
+  for (int a = 0; a < 3; ++a) {
+    x.dims[a] = 40;
+    y.dims[a] = 80;
+  }
+  x.data = xs.data();
+  for (int round = 0; round < 2; ++round) {
+    ResizeWorkspace ws_small, ws_big;
+    y.data = ys.data();
+    const Status st = resize_execute(ps, x, &y, &ws_small);  // TmpA: 40 x 40 x 80 floats
+    over(st, "resize scratch", 65536);
+    CHECK(ws_small.tmp[0].size() <= 65536);
+    y.data = yb.data();
+    CHECK(resize_execute(pb, x, &y, &ws_big).ok());
+    CHECK(ws_big.tmp[0].size() > 65536);
+  }
+  // GridSample: the same plan under a small limit takes smaller blocks and gives the same
+  // bytes; a run allocates no more than its plan's limit per array.
+  GridSampleAttrs ga;
+  ga.mode = GridMode::Linear;
+  std::vector<float> gx(64 * 64), gg(64 * 64 * 2), gy_small(64 * 64), gy_big(64 * 64);
+  for (float& v : gx) v = float(r.real(-10, 10));
+  for (float& v : gg) v = float(r.real(-1.1, 1.1));
+  TensorView X, G, Ys, Yb;
+  X.type = G.type = Ys.type = Yb.type = DType::Float32;
+  X.rank = G.rank = Ys.rank = Yb.rank = 4;
+  const int64_t xd[4] = {1, 1, 64, 64}, gd[4] = {1, 64, 64, 2};
+  for (int a = 0; a < 4; ++a) {
+    X.dims[a] = Ys.dims[a] = Yb.dims[a] = xd[a];
+    G.dims[a] = gd[a];
+  }
+  X.data = gx.data();
+  G.data = gg.data();
+  Ys.data = gy_small.data();
+  Yb.data = gy_big.data();
+  gs::Tuning t_small, t_big;
+  t_small.max_bytes = 20000;
+  GridSamplePlan gp_small, gp_big;
+  REQUIRE(gridsample_plan(ga, X, G, Ys, t_small, &gp_small).ok());
+  REQUIRE(gridsample_plan(ga, X, G, Yb, t_big, &gp_big).ok());
+  CHECK(gp_small.max_bytes == 20000);
+  CHECK(gp_big.max_bytes == kDefaultMaxBytes);
+  CHECK(gp_big.block == 64 * 64);
+  CHECK(gp_small.block < gp_big.block);
+  GridSampleWorkspace ws_small, ws_big;
+  REQUIRE(gridsample_run(gp_small, gridsample_whole(gp_small), X, G, &Ys, &ws_small).ok());
+  REQUIRE(gridsample_run(gp_big, gridsample_whole(gp_big), X, G, &Yb, &ws_big).ok());
+  CHECK(std::memcmp(gy_small.data(), gy_big.data(), gy_big.size() * 4) == 0);
+  for (const auto& tb : ws_small.tables)
+    for (const Buffer<unsigned char>* b : {&tb.fast_pos, &tb.fast_off, &tb.fast_w, &tb.gen_pos,
+                                           &tb.gen_off, &tb.gen_w, &tb.gen_count, &tb.zero_runs})
+      CHECK(b->size() <= 20000);
+  CHECK(ws_big.tables[0].fast_w.size() > 20000);
 }
