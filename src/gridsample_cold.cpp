@@ -1,5 +1,5 @@
 // gridsample_cold.cpp: GridSample for every X type but float32, compiled for
-// size (-Os in CMakeLists.txt): the same templates as gridsample.cpp's float32.
+// size (-Oz in CMakeLists.txt): the same templates as gridsample.cpp's float32.
 #include "gridsample_exec.h"
 
 namespace osw {

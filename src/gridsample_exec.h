@@ -3,7 +3,7 @@
 // Templates over the storage type T, the grid type G and the offset type Off, included by
 // two translation units so that the build can optimise them differently:
 // gridsample.cpp instantiates float32 (the fast 2-D path's type) for speed,
-// gridsample_cold.cpp every other type for size (CMakeLists.txt compiles it with -Os).
+// gridsample_cold.cpp every other type for size (CMakeLists.txt compiles it with -Oz).
 // Same results either way. The paths: gridsample_generic.h (any rank and type) and
 // gridsample_fast2d.h (float32 X, 2-D, linear and cubic).
 #pragma once

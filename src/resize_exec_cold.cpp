@@ -1,5 +1,5 @@
 // resize_exec_cold.cpp: Resize execution for every type but float32 and uint8, compiled
-// for size (-Os in CMakeLists.txt): the same templates as resize_exec_hot.cpp.
+// for size (-Oz in CMakeLists.txt): the same templates as resize_exec_hot.cpp.
 #include "resize_exec.h"
 
 namespace osw {
