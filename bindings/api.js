@@ -763,17 +763,24 @@ function makeApi(loadModule) {
       return new WasmTensor(this, type, d, ptr, n);
     }
 
+    // Starts a call's parameter block: the header zeroed, then the operator and X's type,
+    // rank and dims (theta's for AffineGrid). Returns the block.
+    _begin(op, x) {
+      const S = this._S, b = this._block();
+      b.fill(0, 0, S.headerEnd);
+      b[S.op] = op;
+      b[S.xType] = x.info.code;
+      b[S.rank] = x.dims.length;
+      for (let i = 0; i < x.dims.length; i++) b[S.inDims + i] = x.dims[i];
+      return b;
+    }
+
     // p: Resize parameters from _resizeParams. Returns the output tensor.
     _resize(x, p, target) {
       const S = this._S, M = this._M;
-      const b = this._block();
-      b.fill(0, 0, S.headerEnd);
-      b[S.op] = OP_RESIZE;
-      b[S.xType] = x.info.code;
-      b[S.rank] = x.dims.length;
+      const b = this._begin(OP_RESIZE, x);
       const slots = this._attrSlots, values = p.attrs;
       for (let i = 0; i < slots.length; i++) b[slots[i]] = values[i];
-      for (let i = 0; i < x.dims.length; i++) b[S.inDims + i] = x.dims[i];
       const n = p.axes ? p.axes.length : x.dims.length;
       b[S.hasAxes] = p.axes ? 1 : 0;
       b[S.nAxes] = n;
@@ -790,16 +797,11 @@ function makeApi(loadModule) {
 
     _gridSample(x, grid, p, target) {
       const S = this._S, M = this._M;
-      const b = this._block();
-      b.fill(0, 0, S.headerEnd);
-      b[S.op] = OP_GRID_SAMPLE;
-      b[S.xType] = x.info.code;
-      b[S.rank] = x.dims.length;
+      const b = this._begin(OP_GRID_SAMPLE, x);
       b[S.mode] = p.mode;
       b[S.padding] = p.padding;
       b[S.alignCorners] = p.alignCorners;
       b[S.compat] = p.compat || 0;
-      for (let i = 0; i < x.dims.length; i++) b[S.inDims + i] = x.dims[i];
       b[S.gridType] = grid.info.code;
       b[S.gridRank] = grid.dims.length;
       for (let i = 0; i < grid.dims.length; i++) b[S.gridDims + i] = grid.dims[i];
@@ -1043,12 +1045,7 @@ function makeApi(loadModule) {
       requireType(theta, 'theta', ['float32', 'float64', 'float16']);
       this._checkRank(theta, 'theta', 0);
       const S = this._S, M = this._M;
-      const b = this._block();
-      b.fill(0, 0, S.headerEnd);
-      b[S.op] = OP_AFFINE_GRID;
-      b[S.xType] = theta.info.code;
-      b[S.rank] = theta.dims.length;
-      for (let i = 0; i < theta.dims.length; i++) b[S.inDims + i] = theta.dims[i];
+      const b = this._begin(OP_AFFINE_GRID, theta);
       b[S.nAxes] = sizes.length;  // the core refuses any count but 4 and 5 before reading
       for (let i = 0; i < Math.min(sizes.length, this._maxRank); i++) b[S.sizes + i] = sizes[i];
       b[S.alignCorners] = align;
