@@ -1529,18 +1529,27 @@ struct RangeCase {
   osw::gs::Tuning tuning;
 };
 
+// The case's X and grid (copies a run reads) with their views, and Y's view (no data yet).
+struct CaseTensors {
+  std::vector<unsigned char> xb, gb;
+  osw::TensorView X, G, Y;
+};
+CaseTensors tensors_of(const RangeCase& c) {
+  CaseTensors t{c.x, c.g, {}, {}, {}};
+  t.X = view_of(c.xt, c.xd, t.xb.empty() ? nullptr : t.xb.data());
+  t.G = view_of(c.gt, c.gd, t.gb.empty() ? nullptr : t.gb.data());
+  REQUIRE(osw::gridsample_output_shape(t.X, t.G, &t.Y).ok());
+  t.Y.type = c.xt;
+  return t;
+}
+
 // Y of the case, poisoned (0xA5 bytes), then the part `range` of it run with ws.
 osw::Status run_part(const RangeCase& c, const osw::GridSamplePlan& plan,
                      const osw::GridSampleRange& range, osw::GridSampleWorkspace* ws,
                      std::vector<unsigned char>* yb) {
-  std::vector<unsigned char> xb = c.x, gb = c.g;
-  osw::TensorView X = view_of(c.xt, c.xd, xb.empty() ? nullptr : xb.data());
-  osw::TensorView G = view_of(c.gt, c.gd, gb.empty() ? nullptr : gb.data());
-  osw::TensorView Y;
-  REQUIRE(osw::gridsample_output_shape(X, G, &Y).ok());
-  Y.type = c.xt;
-  Y.data = yb->empty() ? nullptr : yb->data();
-  return osw::gridsample_run(plan, range, X, G, &Y, ws);
+  CaseTensors t = tensors_of(c);
+  t.Y.data = yb->empty() ? nullptr : yb->data();
+  return osw::gridsample_run(plan, range, t.X, t.G, &t.Y, ws);
 }
 
 // Runs the case whole (gridsample_tuned) and as random parts, each with its own workspace
@@ -1548,12 +1557,9 @@ osw::Status run_part(const RangeCase& c, const osw::GridSamplePlan& plan,
 // (other) runs left dirty; all three must give the same bytes. Then one random part alone
 // must write exactly its own elements. Returns the plan's path.
 osw::GridSamplePlan::Path check_ranges(Rng& rng, const RangeCase& c, osw::GridSampleWorkspace* dirty) {
-  std::vector<unsigned char> xb = c.x, gb = c.g;
-  osw::TensorView X = view_of(c.xt, c.xd, xb.empty() ? nullptr : xb.data());
-  osw::TensorView G = view_of(c.gt, c.gd, gb.empty() ? nullptr : gb.data());
-  osw::TensorView Y;
-  REQUIRE(osw::gridsample_output_shape(X, G, &Y).ok());
-  Y.type = c.xt;
+  CaseTensors t = tensors_of(c);
+  const osw::TensorView &X = t.X, &G = t.G;
+  osw::TensorView& Y = t.Y;
   const size_t es = osw::dtype_size(c.xt);
   const size_t y_bytes = static_cast<size_t>(Y.elements()) * es;
   std::vector<unsigned char> whole(y_bytes, 0xA5);
