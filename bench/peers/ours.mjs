@@ -15,23 +15,49 @@ import { repoRoot } from './common.mjs';
 
 export const id = 'ours';
 
-export async function create() {
+// args.threads: the thread counts to time (run.mjs --threads; default 1 and every core).
+// The main rows are one thread, as the peers run; every other count adds rows to the same
+// workloads, with its own sampler (createSampler({ threads })), in the same rounds.
+export async function create(args = {}) {
   const distFile = process.env.OSW_DIST || join(repoRoot, 'dist', 'index.mjs');
   if (!existsSync(distFile))
     throw new Error(`bench: ${distFile} does not exist; build the package first (npm run build), or set OSW_DIST`);
   const mod = await import(pathToFileURL(distFile).href);
-  const sampler = await mod.createSampler();
-  return new Ours(sampler, distFile);
+  // A build from before the threads option (an A/B run against an older release) has one
+  // thread only: it rejects the option, and gets no threaded rows.
+  let threaded = true;
+  let sampler;
+  try {
+    sampler = await mod.createSampler({ threads: 1 });
+  } catch (e) {
+    if (!(e instanceof RangeError) || !/threads/.test(e.message)) throw e;
+    threaded = false;
+    sampler = await mod.createSampler();
+  }
+  const extra = [];
+  for (const t of args.threads || []) {
+    if (t === 1 || !threaded) continue;
+    const s = await mod.createSampler({ threads: t });
+    extra.push({ threads: t, inUse: s.threads, sampler: s });
+  }
+  return new Ours(sampler, distFile, extra);
 }
 
 class Ours {
-  constructor(sampler, distFile) {
+  constructor(sampler, distFile, extra) {
     this.sampler = sampler;
+    this.extra = extra;  // [{ threads, inUse, sampler }]: the threaded samplers
     this.id = id;
     this.name = 'onnx-sampling-wasm';
     this.version = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version;
     this.distFile = distFile;
-    this.note = `built package ${distFile}`;
+    this.note = `built package ${distFile}` +
+      (extra.length ? `; threaded rows: ${extra.map((e) => `threads ${e.threads} (${e.inUse} in use)`).join(', ')}` : '; one thread');
+  }
+
+  dispose() {
+    for (const e of this.extra) e.sampler.dispose();
+    this.sampler.dispose();
   }
 
   resizeOptions(spec) {
@@ -46,8 +72,20 @@ class Ours {
     return o;
   }
 
+  // The one-thread cases, then the same cases on each threaded sampler (tagged `threads`;
+  // of the per-call workload only resizeInto(), the overhead target's call).
   async prepare(spec, data) {
-    const S = this.sampler;
+    const cases = this.casesOf(this.sampler, spec, data);
+    for (const e of this.extra) {
+      for (const c of this.casesOf(e.sampler, spec, data)) {
+        if (spec.perCall && c.variant !== 'resizeInto') { if (c.dispose) c.dispose(); continue; }
+        cases.push({ ...c, label: `${c.label}, ${e.threads} threads`, threads: e.threads, threadsInUse: e.inUse });
+      }
+    }
+    return cases;
+  }
+
+  casesOf(S, spec, data) {
     if (spec.op === 'resize') {
       const opts = this.resizeOptions(spec);
       const x = { type: spec.type, dims: spec.in, data: data.x };
