@@ -41,7 +41,7 @@ function oswLoadThreaded(h) {
   }
   return compiled.then((wasmModule) => new Promise((resolve, reject) => {
     h.factory({
-      oswPoolSize: h.threads - 1,            // var pthreadPoolSize = Module.oswPoolSize (CMakeLists.txt)
+      oswPoolSize: Math.min(h.threads, 64) - 1,  // var pthreadPoolSize = Module.oswPoolSize (CMakeLists.txt); the core runs at most 64 (kMaxThreads)
       mainScriptUrlOrBlob: h.mainScript,     // what each pool worker loads
       instantiateWasm(imports, receiveInstance) {
         WebAssembly.instantiate(wasmModule, imports).then((instance) => receiveInstance(instance, wasmModule), reject);
