@@ -356,7 +356,8 @@ function makeApi(loadModule) {
     const heap = M.HEAPU8, start = M._osw_param_table() >>> 0;
     let end = start;
     while (heap[end] !== 0) end++;
-    const lines = new TextDecoder().decode(heap.subarray(start, end)).split('\n').filter((l) => l !== '');
+    // (a copy: TextDecoder refuses views of shared memory, the threaded build's)
+    const lines = new TextDecoder().decode(heap.slice(start, end)).split('\n').filter((l) => l !== '');
     const first = (M._osw_param_slots() >>> 0) / 4;
     return lines.map((line, i) => `${line}\t${new Int32Array(heap.buffer)[first + i]}`).join('\n');
   }
