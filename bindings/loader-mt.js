@@ -16,7 +16,9 @@
 //   one.
 // - The memory is shared and any thread may grow it; the glue's HEAPU8 (which api.js reads)
 //   then still views the old, shorter buffer, so HEAPU8 becomes a getter that views the memory
-//   afresh when it grew.
+//   afresh when the heap's break (sbrk) passed the end of the view: a read of one shared word
+//   per access (memory.buffer would cost a few tens of ns, several times a call). Every
+//   address in use is below the break, so a view that reaches it covers them all.
 // - Node: the pool's workers are unref'd once loaded, so they never keep a process alive.
 // - M.oswStart(sampler) starts the threads in the core (setThreads) and returns how many it
 //   uses; M.oswEnd(sampler) terminates the workers (dispose()), as does the garbage collector
@@ -57,11 +59,11 @@ function oswLoadThreaded(h) {
 function oswThreadedReady(M, h) {
   const memory = M.wasmMemory;
   let u8 = M.HEAPU8;
+  const brk = new Uint32Array(u8.buffer, M._emscripten_get_sbrk_ptr(), 1);  // the break, a low address
   Object.defineProperty(M, 'HEAPU8', {
     configurable: true,
     get() {
-      const b = memory.buffer;
-      if (u8.buffer !== b) u8 = new Uint8Array(b);
+      if (brk[0] > u8.length) u8 = new Uint8Array(memory.buffer);
       return u8;
     },
     set(v) { u8 = v; },
