@@ -2,6 +2,10 @@
 #include "parallel.h"
 
 #include <algorithm>
+#if OSW_HAVE_THREADS
+#include <chrono>
+#include <thread>
+#endif
 #include <utility>
 
 #include "gridsample.h"
@@ -13,29 +17,75 @@ namespace osw {
 
 #if OSW_HAVE_THREADS
 
+namespace {
+
+// How long a worker keeps looking for the next job before it sleeps, and how long the caller
+// waits for the workers still inside a job before it sleeps: a run's next step follows its
+// previous one within microseconds, and waking a sleeping thread costs tens of microseconds.
+constexpr double kSpinMicros = 50;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Spins until done() or for about kSpinMicros; returns done()'s last value.
+template <typename Done>
+bool spin_until(Done done) {
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+      cpu_relax();
+    }
+    const std::chrono::duration<double, std::micro> spent = std::chrono::steady_clock::now() - start;
+    if (spent.count() > kSpinMicros) return done();
+  }
+}
+
+}  // namespace
+
 ThreadPool::~ThreadPool() { stop_workers(); }
 
 void* ThreadPool::worker_main(void* arg) {
   WorkerArg* a = static_cast<WorkerArg*>(arg);
-  ThreadPool* p = a->pool;
-  uint64_t seen = 0;
-  std::unique_lock<std::mutex> lock(p->mu_);
-  for (;;) {
-    // Sleep until a job this worker has not seen is open, or stop.
-    p->wake_.wait(lock, [&] { return p->stop_ || (p->open_ && p->generation_ != seen); });
-    if (p->stop_) break;
-    seen = p->generation_;
-    ++p->inside_;
-    lock.unlock();
-    p->work(a->id);
-    lock.lock();
-    if (--p->inside_ == 0 && !p->open_) p->done_.notify_one();
-  }
+  a->pool->worker_loop(a->id);
   return nullptr;
 }
 
-// Claims tasks until none is left. Runs while the job's fields are stable: the caller
-// changes them only when no worker is inside (inside_ == 0 after the job closed).
+void ThreadPool::worker_loop(int id) {
+  uint64_t seen = 0;  // the last generation this worker entered or found closed
+  auto posted = [&] {
+    const uint64_t g = gen_.load();
+    return stop_.load() || ((g & 1) && g != seen);
+  };
+  for (;;) {
+    if (!spin_until(posted)) {
+      std::unique_lock<std::mutex> lock(mu_);
+      sleepers_.fetch_add(1);
+      wake_.wait(lock, posted);
+      sleepers_.fetch_sub(1);
+    }
+    if (stop_.load()) return;
+    const uint64_t g = gen_.load();
+    seen = g;
+    // Enter: count in, then check the job is open and still the one seen. If the caller
+    // closed it in between, either it sees this worker inside (and waits for it), or this
+    // worker sees it closed (and reads nothing of it).
+    inside_.fetch_add(1);
+    if ((g & 1) && gen_.load() == g) {
+      entered_.fetch_add(1);
+      work(id);
+    }
+    if (inside_.fetch_sub(1) == 1) {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_.notify_one();
+    }
+  }
+}
+
+// Claims tasks until none is left. Runs inside a job: its fields do not change meanwhile.
 void ThreadPool::work(int thread) {
   const TaskFn fn = fn_;
   void* const ctx = ctx_;
@@ -53,35 +103,42 @@ void ThreadPool::run(int64_t tasks, TaskFn fn, void* ctx) {
     for (int64_t t = 0; t < tasks; ++t) fn(ctx, t, 0);
     return;
   }
-  {
+  // Post: no worker is inside a job now (the previous run waited for inside_ == 0).
+  fn_ = fn;
+  ctx_ = ctx;
+  tasks_ = tasks;
+  next_.store(0, std::memory_order_relaxed);
+  entered_.store(0);
+  gen_.fetch_add(1);  // odd: open
+  if (sleepers_.load() > 0) {
     std::lock_guard<std::mutex> lock(mu_);
-    fn_ = fn;
-    ctx_ = ctx;
-    tasks_ = tasks;
-    next_.store(0, std::memory_order_relaxed);
-    ++generation_;
-    open_ = true;
+    wake_.notify_all();
   }
-  wake_.notify_all();
+  if (all_join_) {
+    while (entered_.load() < n_workers_) std::this_thread::yield();
+  }
   work(0);
-  // Every task is claimed: no worker may enter any more; wait for those inside to finish
-  // theirs. (A worker that never woke up for this job is not waited for: in Emscripten a
-  // thread whose Web Worker is not running yet cannot hold the caller up.)
-  std::unique_lock<std::mutex> lock(mu_);
-  open_ = false;
-  done_.wait(lock, [&] { return inside_ == 0; });
+  // Every task is claimed: close the job, then wait for the workers inside it. (A worker
+  // that never woke up for it is not waited for: in Emscripten a thread whose Web Worker is
+  // not running yet cannot hold the caller up.)
+  gen_.fetch_add(1);  // even: closed
+  auto none_inside = [&] { return inside_.load() == 0; };
+  if (!spin_until(none_inside)) {
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, none_inside);
+  }
 }
 
 void ThreadPool::stop_workers() {
   if (n_workers_ == 0) return;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
+    stop_.store(true);
   }
   wake_.notify_all();
   for (int i = 0; i < n_workers_; ++i) pthread_join(workers_[i], nullptr);
   n_workers_ = 0;
-  stop_ = false;
+  stop_.store(false);
   n_threads_ = 1;
 }
 
@@ -171,9 +228,9 @@ int64_t product(const int64_t* dims, int rank) {
 // ---- Resize ------------------------------------------------------------------------------------
 
 Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, TensorView* y,
-                               ThreadPool* pool, ResizeWorkspace* ws) {
+                               ThreadPool* pool, ResizeWorkspace* ws, int64_t min_work) {
   const int threads = pool->threads();
-  if (threads <= 1 || plan.out_elems + product(plan.in_dims, plan.rank) < kParallelMinWork)
+  if (threads <= 1 || plan.out_elems + product(plan.in_dims, plan.rank) < min_work)
     return resize_execute(plan, x, y, ws);
   // The checks of resize_execute(), in its order: tensors, layout, shared buffers.
   OSW_RETURN_IF_ERROR(resize_check_tensors(plan, x, *y));
@@ -234,12 +291,12 @@ GridSampleRange gridsample_task(const GridSampleSplit& split, int64_t t) {
 
 Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
                                const TensorView& grid, TensorView* y, ThreadPool* pool,
-                               GridSampleWorkspace* ws) {
+                               GridSampleWorkspace* ws, int64_t min_work) {
   const int threads = pool->threads();
   // Work: output elements times the taps of a location (a cubic one reads 4^r values).
   const int64_t out = plan.geo.n * plan.geo.c * plan.geo.out_size;
   const int64_t taps = plan.max_taps > 0 ? plan.max_taps : 1;
-  if (threads <= 1 || out < kParallelMinWork / taps)
+  if (threads <= 1 || out < min_work / taps)
     return gridsample_run(plan, gridsample_whole(plan), x, grid, y, &ws[0]);
   const GridSampleSplit split = gridsample_split(plan, threads);
   if (split.tasks <= 1) return gridsample_run(plan, gridsample_whole(plan), x, grid, y, &ws[0]);

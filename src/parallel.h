@@ -12,8 +12,9 @@
 // by whichever thread takes the next number of an atomic counter, and returns when all are
 // done: its return is the barrier between the steps of a run. fn must not throw (the core is
 // built without exceptions); a task that fails records its Status for the caller, which
-// reports it after the barrier. The pool allocates nothing per call; its wake-up and sleep
-// use one mutex and two condition variables, never the kernels.
+// reports it after the barrier. The pool allocates nothing per call. A worker that finished a
+// job spins a little (the next step of a run follows within microseconds) before it sleeps
+// on a condition variable; the kernels take no lock.
 //
 // The pool owns no tensor memory. Who owns what in a threaded run (docs/architecture.md,
 // "Threads"): the plan is shared read only; each thread t has its own workspace ws[t];
@@ -61,6 +62,12 @@ class ThreadPool {
   int set_threads(int n);
   int threads() const { return n_threads_; }
 
+  // Tests: when on, run() waits until every worker has entered a job before the caller
+  // claims any task, so that every job of more than one task runs on all threads at once
+  // (ThreadSanitizer then sees each step's ranges really concurrent). Never in the binding:
+  // a Web Worker that is not running yet would hold the caller.
+  void set_all_join(bool on) { all_join_ = on; }
+
   // fn(ctx, task, thread) for every task in [0, tasks), thread in [0, threads()); returns
   // when every task has run.
   void run(int64_t tasks, TaskFn fn, void* ctx);
@@ -73,8 +80,10 @@ class ThreadPool {
 
  private:
   int n_threads_ = 1;
+  bool all_join_ = false;
 #if OSW_HAVE_THREADS
   static void* worker_main(void* arg);
+  void worker_loop(int id);
   struct WorkerArg {
     ThreadPool* pool;
     int id;
@@ -86,20 +95,26 @@ class ThreadPool {
   WorkerArg args_[kMaxThreads] = {};
   int n_workers_ = 0;
 
-  std::mutex mu_;
-  std::condition_variable wake_;  // a job was posted, or stop
-  std::condition_variable done_;  // the last worker in a job left it
-  // The job, posted under mu_: its function, context and task count, a generation number a
-  // worker compares with the last one it saw, and whether it still admits workers (the
-  // caller closes it when every task has been claimed, then waits for those inside).
+  // The job: its function, context and task count, written by the caller while no worker
+  // is inside a job, then published by gen_ (odd: job (gen_ + 1) / 2 open; even: closed).
+  // A worker enters a job by counting itself in inside_ and then seeing gen_ still odd and
+  // new to it; the caller closes the job (gen_ even) once every task is claimed, then waits
+  // until inside_ is 0, so it never rewrites the job under a worker. All in sequentially
+  // consistent order (the close and the entry are a Dekker pair).
   TaskFn fn_ = nullptr;
   void* ctx_ = nullptr;
   int64_t tasks_ = 0;
-  uint64_t generation_ = 0;
-  bool open_ = false;
-  bool stop_ = false;
-  int inside_ = 0;                    // workers running tasks of the current job (mu_)
-  std::atomic<int64_t> next_{0};      // the next task to claim
+  std::atomic<uint64_t> gen_{0};
+  std::atomic<int64_t> next_{0};    // the next task to claim
+  std::atomic<int> inside_{0};      // workers inside the current job
+  std::atomic<int> entered_{0};     // workers that entered the current job (set_all_join)
+  std::atomic<int> sleepers_{0};    // workers asleep on wake_ (or about to be)
+  std::atomic<bool> stop_{false};
+  // Sleep and wake-up after a short spin (kSpinMicros in parallel.cpp): wake_ for workers
+  // (a job was posted, or stop), done_ for the caller (the last worker left the job).
+  std::mutex mu_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
 #endif
 };
 
@@ -121,15 +136,18 @@ void task_range(int64_t units, int64_t tasks, int64_t t, int64_t* begin, int64_t
 
 // resize_execute() on the pool: the steps in order, each one's units split over the threads,
 // ws[t] the workspace of thread t (ws[0] also holds the shared intermediates), pool.threads()
-// of them. Small runs (kParallelMinWork) go to resize_execute(plan, x, y, ws) on the caller.
-// The bytes of y are those of resize_execute() for any thread count.
+// of them. Runs of less than min_work (input + output elements) go to resize_execute(plan, x,
+// y, ws) on the caller (tests pass 0 to split any run). The bytes of y are those of
+// resize_execute() for any thread count.
 Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, TensorView* y,
-                               ThreadPool* pool, ResizeWorkspace* ws);
+                               ThreadPool* pool, ResizeWorkspace* ws,
+                               int64_t min_work = kParallelMinWork);
 
-// gridsample_run(plan, gridsample_whole(plan), ...) on the pool, ws[t] per thread.
+// gridsample_run(plan, gridsample_whole(plan), ...) on the pool, ws[t] per thread; runs of
+// less than min_work (output elements times a location's taps) on the caller alone.
 Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
                                const TensorView& grid, TensorView* y, ThreadPool* pool,
-                               GridSampleWorkspace* ws);
+                               GridSampleWorkspace* ws, int64_t min_work = kParallelMinWork);
 
 // The split of the whole of Y into tasks for `threads` threads (exposed for tests): over batch
 // items when N alone gives enough tasks, else over blocks of each item, and over channels too
