@@ -268,8 +268,7 @@ export interface CreateSamplerOptions {
   maxBytes?: number;
   /**
    * How many threads a call may run on (a positive integer; default 1). More than 1 loads the
-   * threaded build (osw-mt.wasm and, in browsers, osw-mt.mjs and osw-mt.worker.js beside
-   * browser.mjs) with a pool of threads - 1 workers, where shared memory exists: Node, and
+   * threaded build (osw-mt.wasm and, in browsers, osw-mt.mjs beside browser.mjs) with a pool of threads - 1 workers, where shared memory exists: Node, and
    * pages and workers that are cross-origin isolated (COOP same-origin, COEP require-corp).
    * Elsewhere, or with wasmUrl / wasmBinary (which name osw.wasm), the sampler runs on one
    * thread without an error: sampler.threads says which. At most 64 are used.

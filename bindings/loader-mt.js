@@ -2,9 +2,10 @@
 // instance with a pool of workers, for createSampler({ threads }) where shared memory exists.
 //
 // scripts/build.mjs puts this file into dist/index.cjs and dist/index.mjs (Node: their
-// oswLoadMt(h) calls oswLoadThreaded with the glue dist/osw-mt-node.cjs) and into
+// oswLoadMt(threads) calls oswLoadThreaded with the glue dist/osw-mt-node.cjs) and into
 // dist/osw-mt.mjs (browsers: the threaded glue, an ES module that browser.mjs imports only
-// when threads are possible and asked for; the download of browser.mjs does not grow).
+// when threads are possible and asked for, and that every pool worker runs; the download of
+// browser.mjs does not grow).
 //
 // h: { threads (>= 2), find() (compiles the entry's osw-mt.wasm; done once), factory (the
 // glue's createOswMtModule), mainScript (what each pool worker loads: the glue), workerScript
@@ -26,7 +27,7 @@
 
 /* eslint-disable no-unused-vars */
 const OSW_MT_NOTE = '(This was the threaded build, for createSampler({ threads }): osw-mt.wasm and, in ' +
-  'browsers, osw-mt.mjs and osw-mt.worker.js go beside browser.mjs; or ask for threads: 1.)';
+  'browsers, osw-mt.mjs go beside browser.mjs; or ask for threads: 1.)';
 
 let oswMtCompiled = null;  // the compiled osw-mt.wasm beside the entry, once it succeeded
 

@@ -2,8 +2,8 @@
 // WebKit), through the packed package's browser.mjs (issue 16).
 //
 // - A page served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy:
-//   require-corp (on every response: the page, browser.mjs, osw-mt.mjs, the worker script, the
-//   wasm) is cross-origin isolated: createSampler({ threads: 4 }) runs on 4 threads; the 188
+//   require-corp (on every response: the page, browser.mjs, osw-mt.mjs, which the pool's workers run
+//   too, the wasm) is cross-origin isolated: createSampler({ threads: 4 }) runs on 4 threads; the 188
 //   conformance cases pass on it with the bytes of createSampler({ threads: 1 }), and so do
 //   larger cases past the core's work threshold (Resize, GridSample 2-D and 3-D, AffineGrid),
 //   computed in the page; a module worker of that page gets 2 threads too. No page errors.
@@ -198,7 +198,7 @@ async function isolatedPage(t, b, expectSab) {
     assert.deepEqual(await page.errors(), []);
     const mt = isolated.requests.filter(([, u]) => /osw-mt/.test(u));
     if (expectSab) {
-      for (const f of ['osw-mt.mjs', 'osw-mt.worker.js', 'osw-mt.wasm'])
+      for (const f of ['osw-mt.mjs', 'osw-mt.wasm'])
         assert.ok(mt.some(([status, u]) => status === 200 && u.endsWith(f)), `${f} was fetched`);
     } else {
       assert.deepEqual(mt, [], 'without SharedArrayBuffer no file of the threaded build is requested');
