@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPECTED_CASES, compareTensors, loadCases } from '../js/onnx-cases.mjs';
-import { BLANK_PAGE, ENGINES, b64, conformanceDir, currentEngine, openBrowser, packageDir, startStaticServer } from './helpers.mjs';
+import { BLANK_PAGE, ENGINES, ISOLATION_HEADERS, b64, conformanceDir, currentEngine, openBrowser, packageDir, startStaticServer } from './helpers.mjs';
 
 const ENGINE = currentEngine();
 const LABEL = ENGINES[ENGINE];
@@ -30,7 +30,6 @@ const ARRAYS = {
   Float32Array, Float64Array, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array,
   Int32Array, Uint32Array, BigInt64Array, BigUint64Array,
 };
-export const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 let isolated, plain, browser, pages;
 before(async () => {

@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectErrors, launchBrowser, repoRoot, startStaticServer, tarballPath } from './helpers.mjs';
+import { ISOLATION_HEADERS, collectErrors, launchBrowser, repoRoot, startStaticServer, tarballPath } from './helpers.mjs';
 
 const VITE = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
 let app, server, browser, devServer;
@@ -153,7 +153,6 @@ const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Emb
 export default { server: { headers }, preview: { headers } };
 `,
 };
-const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 async function threadsPage(url, t, label) {
   const page = await browser.newPage();
@@ -180,7 +179,7 @@ test('a Vite app asking for createSampler({ threads: 4 }), built and served cros
   execFileSync(process.execPath, [VITE, 'build', dir, '--logLevel', 'warn', '--emptyOutDir'], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
   const assets = readdirSync(join(dir, 'dist', 'assets'));
   t.diagnostic(`assets: ${assets.join(', ')}`);
-  const isolated = await startStaticServer([['/', join(dir, 'dist')]], { headers: ISOLATION });
+  const isolated = await startStaticServer([['/', join(dir, 'dist')]], { headers: ISOLATION_HEADERS });
   try {
     await threadsPage(isolated.url + '/', t, 'vite build');
   } finally {
