@@ -22,9 +22,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { importPackage, packageEntry } from './package.mjs';
@@ -342,6 +342,28 @@ test('createSampler({ threads }) checks its value; sampler.threads says how many
   const y = u.resize({ type: 'float32', dims: [2], data: new Float32Array([1, 3]) }, { scales: [2], mode: 'linear' });
   assert.deepEqual(Array.from(y.data), [1, 1.5, 2.5, 3]);
   u.dispose();
+});
+
+test('a missing osw-mt.wasm is one clear Error naming the file and the fix; threads: 1 still works, and a later call succeeds once it is back', async () => {
+  // a copy of the package's dist/ without osw-mt.wasm
+  const dir = mkdtempSync(join(tmpdir(), 'osw-threads-dist-'));
+  try {
+    cpSync(dirname(ENTRY), dir, { recursive: true });
+    rmSync(join(dir, 'osw-mt.wasm'));
+    const { createSampler: create } = await import(pathToFileURL(join(dir, 'index.mjs')).href);
+    await assert.rejects(() => create({ threads: 2 }), (e) => e.constructor === Error &&
+      e.message.startsWith(`onnx-sampling-wasm: could not load the WebAssembly module from ${join(dir, 'osw-mt.wasm')}: no such file.`) &&
+      e.message.endsWith('(This was the threaded build, for createSampler({ threads }): osw-mt.wasm and, in browsers, osw-mt.mjs go beside browser.mjs; or ask for threads: 1.)'));
+    const one = await create({ threads: 1 });
+    assert.equal(one.threads, 1);
+    one.dispose();
+    cpSync(join(dirname(ENTRY), 'osw-mt.wasm'), join(dir, 'osw-mt.wasm'));
+    const two = await create({ threads: 2 });  // the failure was not kept
+    assert.equal(two.threads, 2);
+    two.dispose();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 // ---------------------------------------------------------------- the pool's lifetime
