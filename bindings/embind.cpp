@@ -351,7 +351,8 @@ int plan_affine_grid() {
 int exec_affine_grid(uintptr_t theta_ptr, uintptr_t grid_ptr) {
   g_inst.ag_theta.data = reinterpret_cast<void*>(theta_ptr);
   g_inst.ag_grid.data = reinterpret_cast<void*>(grid_ptr);
-  Status st = affinegrid(g_inst.ag_attrs, g_inst.ag_theta, g_inst.ag_size, g_inst.ag_n_size, &g_inst.ag_grid);
+  Status st = affinegrid_parallel(g_inst.ag_attrs, g_inst.ag_theta, g_inst.ag_size, g_inst.ag_n_size,
+                                  &g_inst.ag_grid, &g_inst.pool);
   return st.ok() ? 0 : fail(st);
 }
 
