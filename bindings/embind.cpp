@@ -241,6 +241,9 @@ int exec_grid_sample(uintptr_t x_ptr, uintptr_t grid_ptr, uintptr_t y_ptr) {
   tuning.max_bytes = g_inst.max_bytes;
   Status st = gridsample_plan(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, g_inst.gs_y,
                               tuning, &plan);
+  // On several threads, a grid of too few blocks to share is planned again in smaller ones.
+  if (st.ok() && gridsample_parallel_blocks(plan, g_inst.pool.threads(), &tuning))
+    st = gridsample_plan(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, g_inst.gs_y, tuning, &plan);
   if (st.ok())
     st = gridsample_run_parallel(plan, g_inst.gs_x, g_inst.gs_grid, &g_inst.gs_y, &g_inst.pool,
                                  g_inst.gs_ws);

@@ -295,6 +295,17 @@ GridSampleRange gridsample_task(const GridSampleSplit& split, int64_t t) {
 
 #if OSW_HAVE_THREADS
 
+bool gridsample_parallel_blocks(const GridSamplePlan& plan, int threads, gs::Tuning* tuning,
+                                int64_t min_work) {
+  if (threads <= 1 || plan.path != GridSamplePlan::Path::Fast2d || tuning->block > 0) return false;
+  if (plan.geo.n * plan.geo.c * plan.geo.out_size < min_work) return false;
+  if (plan.geo.n * plan.blocks >= threads * kTasksPerThread) return false;
+  const int64_t block = std::max(kMinParallelBlock, plan.block / (4 * threads));
+  if (block >= plan.block) return false;
+  tuning->block = block;
+  return true;
+}
+
 Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
                                const TensorView& grid, TensorView* y, ThreadPool* pool,
                                GridSampleWorkspace* ws, int64_t min_work) {

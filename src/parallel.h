@@ -175,6 +175,16 @@ Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
                                const TensorView& grid, TensorView* y, ThreadPool* pool,
                                GridSampleWorkspace* ws, int64_t min_work = kGridSampleMinWork);
 
+// Whether a plan should be made again with smaller blocks for `threads` threads, and the
+// tuning to make it with: when the 2-D fast path's blocks are too few to give each thread
+// several (W5: a 256 x 256 linear grid is one block of 65536 locations), blocks of
+// plan.block / (4 x threads) locations, at least kMinParallelBlock. Splitting channels
+// instead makes every thread plan the whole block again (measured: no faster than one
+// thread on W5). The block size never changes a result.
+constexpr int64_t kMinParallelBlock = 4096;
+bool gridsample_parallel_blocks(const GridSamplePlan& plan, int threads, gs::Tuning* tuning,
+                                int64_t min_work = kGridSampleMinWork);
+
 // affinegrid() on the pool: its rows (affinegrid_rows) split over the threads; grids of
 // fewer than min_work locations on the caller alone.
 Status affinegrid_parallel(const AffineGridAttrs& attrs, const TensorView& theta,
@@ -191,6 +201,9 @@ inline Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorVi
                                       const TensorView& grid, TensorView* y, ThreadPool*,
                                       GridSampleWorkspace* ws, int64_t = 0) {
   return gridsample_run(plan, gridsample_whole(plan), x, grid, y, ws);
+}
+inline bool gridsample_parallel_blocks(const GridSamplePlan&, int, gs::Tuning*, int64_t = 0) {
+  return false;
 }
 inline Status affinegrid_parallel(const AffineGridAttrs& attrs, const TensorView& theta,
                                   const int64_t* size, int n_size, TensorView* grid, ThreadPool*,

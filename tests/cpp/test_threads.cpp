@@ -498,6 +498,7 @@ TEST_CASE("threads: GridSample gives the same bytes on 1, 2, 3, 4 and 7 threads"
 TEST_CASE("threads: GridSample above the work threshold splits on its own (W5/W6-like shapes)", "[threads]") {
   Rng r(9);
   Pools pools;
+  int replanned = 0;
   for (GridMode mode : {GridMode::Linear, GridMode::Cubic, GridMode::Nearest}) {
     const int64_t xd[4] = {1, 5, 64, 64}, gd[4] = {1, 96, 80, 2};
     TensorView X = view(DType::Float32, 4, xd, nullptr), G = view(DType::Float32, 4, gd, nullptr), Y;
@@ -519,10 +520,20 @@ TEST_CASE("threads: GridSample above the work threshold splits on its own (W5/W6
       std::vector<unsigned char> got(want.size(), 0xA5);
       TensorView gy = Y;
       gy.data = got.data();
-      REQUIRE(gridsample_run_parallel(plan, X, G, &gy, &pools.pool[i], pools.gws[i].get()).ok());
+      // As the binding plans: again in smaller blocks when there are too few to share.
+      GridSamplePlan used = plan;
+      gs::Tuning tuning;
+      if (gridsample_parallel_blocks(plan, pools.pool[i].threads(), &tuning)) {
+        REQUIRE(gridsample_plan(at, X, G, Y, tuning, &used).ok());
+        CHECK(used.blocks > plan.blocks);
+        ++replanned;
+      }
+      REQUIRE(gridsample_run_parallel(used, X, G, &gy, &pools.pool[i], pools.gws[i].get()).ok());
       REQUIRE(same_bytes(got, want));
     }
   }
+  // Linear (one block of 7680 locations) is planned again on 2, 3, 4 and 7 threads.
+  CHECK(replanned == (OSW_HAVE_THREADS ? 4 : 0));
   // Below the threshold only the caller's workspace is used.
   const int64_t xd[4] = {1, 2, 16, 16}, gd[4] = {1, 40, 40, 2};
   TensorView X = view(DType::Float32, 4, xd, nullptr), G = view(DType::Float32, 4, gd, nullptr), Y;

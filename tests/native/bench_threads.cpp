@@ -20,6 +20,7 @@
 #include <random>
 #include <vector>
 
+#include "affinegrid.h"
 #include "gridsample.h"
 #include "parallel.h"
 #include "resize.h"
@@ -113,7 +114,11 @@ struct Grid {
   }
   void run(ThreadPool* pool, int64_t min_work) {
     GridSamplePlan plan;
-    if (!gridsample_plan(at, X, G, Y, tuning, &plan).ok()) std::abort();
+    gs::Tuning t = tuning;
+    if (!gridsample_plan(at, X, G, Y, t, &plan).ok()) std::abort();
+    if (gridsample_parallel_blocks(plan, pool->threads(), &t) &&
+        !gridsample_plan(at, X, G, Y, t, &plan).ok())
+      std::abort();
     if (!gridsample_run_parallel(plan, X, G, &Y, pool, ws.get(), min_work).ok()) std::abort();
     for (int t = 0; t < pool->threads(); ++t) ws[t].reset();
   }
@@ -213,6 +218,18 @@ int main(int argc, char** argv) {
     auto w = resize4(ResizeMode::Linear, true, w7b_in, w7b_out, DType::UInt8);
     compare("W7b resize linear aa u8 4K RGBA -> 540p", &one, &many, rounds,
             [&](ThreadPool* p) { w->run(p, kResizeMinWork); });
+  }
+
+  {
+    float th[6] = {0.9f, -0.3f, 0.1f, 0.3f, 0.9f, -0.2f};
+    const int64_t th_dims[3] = {1, 2, 3}, size[4] = {1, 3, 1024, 1024};
+    TensorView theta = view(DType::Float32, 3, th_dims, th), grid;
+    if (!affinegrid_output_shape(theta, size, 4, &grid).ok()) std::abort();
+    std::vector<float> g(size_t(grid.elements()));
+    grid.data = g.data();
+    compare("AffineGrid f32 1024x1024", &one, &many, rounds, [&](ThreadPool* p) {
+      if (!affinegrid_parallel(AffineGridAttrs(), theta, size, 4, &grid, p).ok()) std::abort();
+    });
   }
 
   std::printf("\nthreshold sweep (min_work 0: always split); work as resize_work() counts it, "
