@@ -300,7 +300,7 @@ bool gridsample_parallel_blocks(const GridSamplePlan& plan, int threads, gs::Tun
   if (threads <= 1 || plan.path != GridSamplePlan::Path::Fast2d || tuning->block > 0) return false;
   if (plan.geo.n * plan.geo.c * plan.geo.out_size < min_work) return false;
   if (plan.geo.n * plan.blocks >= threads * kTasksPerThread) return false;
-  const int64_t block = std::max(kMinParallelBlock, plan.block / (4 * threads));
+  const int64_t block = std::max(kMinParallelBlock, plan.block / threads);
   if (block >= plan.block) return false;
   tuning->block = block;
   return true;

@@ -89,6 +89,7 @@ struct Grid {
   std::vector<float> x, g, y;
   std::unique_ptr<GridSampleWorkspace[]> ws{new GridSampleWorkspace[kMaxThreads]};
   gs::Tuning tuning;  // block 0: the default blocks
+  bool replan = true;  // as the binding: smaller blocks on several threads (gridsample_parallel_blocks)
   // X (1, c, h, w); the grid of a 30 degree rotation of (1, h, w), align_corners 0.
   Grid(GridMode mode, PaddingMode pad, int64_t c, int64_t h, int64_t w) {
     at.mode = mode;
@@ -116,7 +117,7 @@ struct Grid {
     GridSamplePlan plan;
     gs::Tuning t = tuning;
     if (!gridsample_plan(at, X, G, Y, t, &plan).ok()) std::abort();
-    if (gridsample_parallel_blocks(plan, pool->threads(), &t) &&
+    if (replan && gridsample_parallel_blocks(plan, pool->threads(), &t) &&
         !gridsample_plan(at, X, G, Y, t, &plan).ok())
       std::abort();
     if (!gridsample_run_parallel(plan, X, G, &Y, pool, ws.get(), min_work).ok()) std::abort();
@@ -200,7 +201,13 @@ int main(int argc, char** argv) {
     compare("W6 gridsample cubic border 8x256^2", &one, &many, rounds,
             [&](ThreadPool* p) { w.run(p, kGridSampleMinWork); });
   }
-  if (std::getenv("OSW_BENCH_BLOCKS")) {  // W5 with smaller blocks: a block split, not channels
+  if (std::getenv("OSW_BENCH_BLOCKS")) {  // W5 split other ways: channels, or given blocks
+    {
+      Grid w(GridMode::Linear, PaddingMode::Zeros, 32, 256, 256);
+      w.replan = false;
+      compare("W5 split over channels", &one, &many, rounds,
+              [&](ThreadPool* p) { w.run(p, kGridSampleMinWork); });
+    }
     for (int64_t b : {32768, 16384, 8192}) {
       Grid w(GridMode::Linear, PaddingMode::Zeros, 32, 256, 256);
       w.tuning.block = b;
