@@ -268,7 +268,12 @@ GridSampleSplit gridsample_split(const GridSamplePlan& plan, int threads) {
   if (threads <= 1 || plan.path == GridSamplePlan::Path::Nothing || s.n <= 0 || s.blocks <= 0 ||
       s.c <= 0)
     return s;
-  const int64_t want = threads * kTasksPerThread;
+  // The fast path plans a range's first block before any of its work (the later ones are
+  // planned between the gathers of the one before): fewer, longer ranges there. Measured on
+  // W6 (16 blocks) run by one thread as 12 ranges took 1.19x the time of one range.
+  const int64_t per_thread = plan.path == GridSamplePlan::Path::Fast2d ? kFastTasksPerThread
+                                                                        : kTasksPerThread;
+  const int64_t want = threads * per_thread;
   if (s.n >= want) {
     s.n_chunks = want;
   } else {

@@ -139,6 +139,9 @@ constexpr int64_t kAffineGridMinWork = int64_t(1) << 15;
 // Tasks per thread in one parallel step: more tasks than threads, so that an uneven split
 // (a step's last rows, a core another process takes) still balances.
 constexpr int64_t kTasksPerThread = 6;
+// GridSample's 2-D fast path: each range loses the overlap of planning and gathers on its
+// first block, so 2 per thread (gridsample_split).
+constexpr int64_t kFastTasksPerThread = 2;
 
 // How many tasks to cut `units` into for `threads` threads (1 when threads is 1).
 int64_t parallel_tasks(int64_t units, int threads);

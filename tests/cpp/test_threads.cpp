@@ -221,7 +221,7 @@ TEST_CASE("threads: task ranges and the GridSample split cover the work exactly 
   int by_items = 0, by_channels = 0;
   for (int c = 0; c < 300; ++c) {
     GridSamplePlan plan;
-    plan.path = GridSamplePlan::Path::Generic;
+    plan.path = r.coin() ? GridSamplePlan::Path::Generic : GridSamplePlan::Path::Fast2d;
     plan.geo.n = r.pick<int64_t>({1, 2, 3, 50, 400});
     plan.geo.c = r.range(1, 9);
     plan.blocks = r.pick<int64_t>({1, 2, 3, 7, 40});
