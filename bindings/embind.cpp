@@ -59,8 +59,8 @@ constexpr int32_t kParamSlots[] = {OSW_PARAM_BLOCK(OSW_SLOT_FIRST, OSW_SLOT_FIRS
 
 // Everything a call leaves behind for the next one, with one owner: the parameter block,
 // the last message, the allocation limit, the Resize plan cache, the GridSample call's
-// views, and the thread pool with one workspace per thread. One per wasm instance (created with it); release() returns the heap to what the
-// module itself holds.
+// views, and the thread pool with one workspace per thread. One per wasm instance (created
+// with it); release() returns the heap to what the module itself holds (but the threads).
 struct Instance {
   double block[kBlockSize] = {};
   std::string error;
@@ -276,10 +276,12 @@ void set_allocation_limit(double bytes) {
 void release_caches() { g_inst.release(); }
 
 // setThreads(n): this instance's calls may use n threads from now on (n < 1 counts as 1);
-// starts or stops the pool's workers (in a threaded wasm build each takes a Web Worker of
-// the preloaded pool, so n - 1 must not pass the pool's size). Returns the number in use:
-// always 1 in a build without threads, fewer than n if a thread could not start. The
-// workspaces of threads no longer used are freed.
+// stops the pool's workers and starts n - 1 (in a threaded wasm build each takes a Web
+// Worker of the preloaded pool: n - 1 must not pass PTHREAD_POOL_SIZE, since a thread whose
+// Worker is still loading cannot start before the caller returns to the event loop, and
+// the next setThreads would wait for it forever). Returns the number in use: always 1 in a
+// build without threads, fewer than n if a thread could not start. The workspaces of
+// threads no longer used are freed. Each thread's stack (256 KiB) comes from the heap.
 int set_threads(int n) {
   const int used = g_inst.pool.set_threads(n < 1 ? 1 : n);
   g_inst.reset_workspaces(used);
