@@ -35,7 +35,7 @@ import { mulberry32 } from './rng.mjs';
 const { createSampler } = await importPackage();
 const ENTRY = packageEntry();
 const MASTER_SEED = process.env.OSW_THREADS_SEED ? Number(process.env.OSW_THREADS_SEED) : 160016;
-const CASES = process.env.OSW_THREADS_CASES ? Number(process.env.OSW_THREADS_CASES) : 60;
+const CASES = process.env.OSW_THREADS_CASES ? Number(process.env.OSW_THREADS_CASES) : 40;
 const THREADS = [2, 3, 4];
 
 // ---------------------------------------------------------------- random cases
