@@ -63,6 +63,8 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
   // A relative wasmUrl means the same file as for the synchronous sampler: resolved against
   // the page (the worker would resolve it against its own script); messages name it as given.
   let urlAsGiven;
+  const u = rest.wasmUrl;
+  if (u !== null && typeof u === 'object' && typeof u.href === 'string') rest.wasmUrl = u.href;  // a URL, as the sync sampler reads it
   if (typeof rest.wasmUrl === 'string' && typeof document !== 'undefined' && document.baseURI) {
     try {
       const abs = new URL(rest.wasmUrl, document.baseURI).href;
@@ -123,7 +125,7 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
     }
     // Only the view's own elements (a detached one has none), in a fresh buffer sent as is.
     const copy = new C(v.length);
-    copy.set(v);
+    if (copy.length > 0) copy.set(v);
     if (copy.byteLength > 0) ctx.list.push(copy.buffer);
     return copy;
   }
