@@ -119,15 +119,31 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
     }
     const C = ctorOf(v);
     const whole = v.byteOffset === 0 && v.byteLength === buf.byteLength && buf.byteLength > 0;
-    if (whole && typeof C === 'function' && v.constructor === C) {
-      if (ctx.transfer && !ctx.list.includes(buf)) ctx.list.push(buf);
-      return v;  // cloned (or transferred) whole
+    if (whole && ctx.transfer && v.constructor === C) {
+      if (!ctx.list.includes(buf)) ctx.list.push(buf);
+      return v;  // transferred: the caller's array is detached
     }
-    // Only the view's own elements (a detached one has none), in a fresh buffer sent as is.
-    const copy = new C(v.length);
-    if (copy.length > 0) copy.set(v);
-    if (copy.byteLength > 0) ctx.list.push(copy.buffer);
+    if (whole && v.byteLength < STAGE_MIN && v.constructor === C) return v;  // small: cloned
+    // Only the view's own elements (a detached one has none), copied here into a buffer sent
+    // as is (large ones into a staging buffer the worker sends back, whose memory is already
+    // mapped: a fresh one costs page faults, several ms for megabytes).
+    const n = v.length;
+    const copy = v.byteLength >= STAGE_MIN ? new C(stagingBuffer(v.byteLength, ctx), 0, n) : new C(n);
+    if (n > 0) copy.set(v);
+    if (copy.byteLength > 0 && !ctx.list.includes(copy.buffer)) ctx.list.push(copy.buffer);
     return copy;
+  }
+
+  // Staging buffers: the inputs' copies of the last call, returned by the worker (at most a
+  // few; dropped with the sampler). One that fits a request (not more than twice its size)
+  // is taken; else a new one is made.
+  const STAGE_MIN = 1 << 18;
+  let staging = [];
+  function stagingBuffer(bytes, ctx) {
+    const i = staging.findIndex((b) => b.byteLength >= bytes && b.byteLength <= 2 * bytes);
+    const b = i >= 0 ? staging.splice(i, 1)[0] : new ArrayBuffer(bytes);
+    ctx.staged.push(b);
+    return b;
   }
 
   function isCloneableImage(v) {
@@ -212,6 +228,7 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
   }
   port.listen({
     message(msg) {
+      if (msg.staged && msg.staged.length) staging = msg.staged.filter((b) => b.byteLength > 0).slice(0, 4);
       const p = settle(msg.id);
       if (!p) return;
       if (msg.ok) p.resolve(msg.value); else p.reject(errorFrom(msg.error));
@@ -241,7 +258,7 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
   function call(method, args) {
     if (disposed) return Promise.reject(new Error(DISPOSED));
     if (dead) return Promise.reject(dead);
-    const ctx = { transfer: transferInputs, list: [], seen: new Map() };
+    const ctx = { transfer: transferInputs, list: [], seen: new Map(), staged: [] };
     let sent, target = null;
     try {
       if (IMAGE_METHODS.includes(method) && args.length > 0) { args = args.slice(); args[0] = readImage(args[0]); }
@@ -260,7 +277,7 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
     } catch (e) {
       return Promise.reject(e);  // a getter of the caller's object threw: as the sync sampler would
     }
-    return send({ op: 'call', method, args: sent }, ctx.list).then((value) => {
+    return send({ op: 'call', method, args: sent, staged: ctx.staged }, ctx.list).then((value) => {
       if (target === null) return unpackResult(value);
       // The result is in the stand-in: copied into the caller's output, which is returned
       // (outputs, the array, for runInto), as the synchronous sampler does.
@@ -272,7 +289,7 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
 
   // ------------------------------------------------------------ the sampler
 
-  const createCtx = { transfer: false, list: [], seen: new Map() };
+  const createCtx = { transfer: false, list: [], seen: new Map(), staged: [] };
   let createMsg;
   try {
     createMsg = { op: 'create', options: pack(rest, createCtx), urlAsGiven };

@@ -67,15 +67,17 @@ function oswServeWorker(createSampler, port) {
       });
       return;
     }
+    // The caller's staging buffers (copies of its inputs) go back to it after the call.
+    const staged = msg.staged || [];
     let value;
     try {
       value = sampler[msg.method](...unpack(msg.args, new Map()));
     } catch (e) {
-      port.post({ id, ok: false, error: errorOf(e) }, []);
+      port.post({ id, ok: false, error: errorOf(e), staged }, staged);
       return;
     }
-    const list = [];
+    const list = staged.slice();
     const out = result(value, list);
-    port.post({ id, ok: true, value: out }, list);
+    port.post({ id, ok: true, value: out, staged }, list);
   });
 }

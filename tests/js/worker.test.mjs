@@ -504,3 +504,23 @@ s.resize(5, {}).catch((e) => console.log('error', e.constructor.name));`);
     assert.equal(r.stdout, 'result 1440000 2\nerror TypeError\n');
   });
 }
+
+test('large inputs (copied through staging buffers the worker returns) give the right results, in sequence and in flight at once', async () => {
+  const r = rngOf(4242);
+  const make = (h, w) => randomTensor(r, 'float32', [1, 1, h, w]);
+  const xs = [make(300, 400), make(300, 400), make(512, 512), make(100, 700), make(300, 400), make(600, 300)];
+  for (const x of xs) {
+    const before = x.data.slice(0, 8);
+    await same(`large ${x.dims}`, (s) => s.resize(x, { scales: [1, 1, 0.5, 0.75], mode: 'cubic' }));
+    assert.deepEqual(x.data.slice(0, 8), before, 'the caller\'s input is unchanged');
+  }
+  const want = xs.map((x) => shape(sync.gridSample(x, G(), { paddingMode: 'border' })));
+  const got = await Promise.all(xs.map((x) => ws.gridSample(x, G(), { paddingMode: 'border' })));
+  assert.deepEqual(got.map(shape), want);
+  // a large partial view, and the same large array twice in one call
+  const big = make(700, 700);
+  const part = { type: 'float32', dims: [1, 1, 350, 700], data: big.data.subarray(700 * 350) };
+  await same('large partial view', (s) => s.resize(part, { sizes: [1, 1, 100, 100] }));
+  const sq = make(256, 256);
+  await same('same array as X and grid', (s) => s.gridSample(sq, { type: 'float32', dims: [1, 128, 256, 2], data: sq.data }));
+});
