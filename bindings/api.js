@@ -356,7 +356,8 @@ function makeApi(loadModule) {
     const heap = M.HEAPU8, start = M._osw_param_table() >>> 0;
     let end = start;
     while (heap[end] !== 0) end++;
-    const lines = new TextDecoder().decode(heap.subarray(start, end)).split('\n').filter((l) => l !== '');
+    // (a copy: TextDecoder refuses views of shared memory, the threaded build's)
+    const lines = new TextDecoder().decode(heap.slice(start, end)).split('\n').filter((l) => l !== '');
     const first = (M._osw_param_slots() >>> 0) / 4;
     return lines.map((line, i) => `${line}\t${new Int32Array(heap.buffer)[first + i]}`).join('\n');
   }
@@ -510,7 +511,7 @@ function makeApi(loadModule) {
   const DEFAULT_MAX_BYTES = 2 ** 31;
   const SMALL_TEMP = 4096;  // bytes of each of the module's blocks for small temporaries
 
-  const CREATE_OPTIONS = ['wasmUrl', 'wasmBinary', 'maxBytes'];
+  const CREATE_OPTIONS = ['wasmUrl', 'wasmBinary', 'maxBytes', 'threads'];
 
   // Each sampler has a module instance of its own (loadModule returns a fresh one on every
   // call; the loaders keep the compiled WebAssembly.Module, so later ones are cheap): its
@@ -522,13 +523,17 @@ function makeApi(loadModule) {
     if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
       throw new TypeError(`createSampler: options must be an object, got ${describe(options)}`);
     const o = checkOptions(options, 'createSampler', CREATE_OPTIONS);
-    let maxBytes = DEFAULT_MAX_BYTES;
-    if (o.maxBytes !== undefined) {
-      maxBytes = checkInt(o.maxBytes, 'createSampler: maxBytes');
-      if (maxBytes < 1) throw new RangeError(`createSampler: maxBytes must be positive, got ${maxBytes}`);
-    }
-    // What the loader gets: only the checked options, in one form each.
+    const positive = (name) => {
+      const n = checkInt(o[name], `createSampler: ${name}`);
+      if (n < 1) throw new RangeError(`createSampler: ${name} must be positive, got ${n}`);
+      return n;
+    };
+    const maxBytes = o.maxBytes !== undefined ? positive('maxBytes') : DEFAULT_MAX_BYTES;
+    // What the loader gets: only the checked options, in one form each. threads: the threads
+    // asked for (undefined: the loader's default for this host); the loader gives one thread
+    // where shared memory is missing.
     const load = {};
+    if (o.threads !== undefined) load.threads = positive('threads');
     if (o.wasmBinary !== undefined) {
       const b = o.wasmBinary;
       if (ArrayBuffer.isView(b)) load.wasmBinary = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
@@ -562,6 +567,15 @@ function makeApi(loadModule) {
       this._S = sp.slots;             // the parameter block's slots by name
       this._attrSlots = sp.attrSlots; // the Resize attributes' slots, in spec order
       this._maxRank = M.MAX_RANK;
+      // The threads a call runs on: 1, or in the threaded build (bindings/loader-mt.js) the
+      // pool's workers and this thread, as many as the core says it uses.
+      this._threads = M.oswStart ? M.oswStart(this) : 1;
+    }
+
+    // How many threads this sampler's calls run on (1: no shared memory here, or one asked
+    // for); 0 once disposed.
+    get threads() {
+      return this._M === null ? 0 : this._threads;
     }
 
     // The parameter block, viewed afresh: wasm memory may have grown since the last call.
@@ -582,6 +596,8 @@ function makeApi(loadModule) {
     // Frees the module instance: every reference to it and to its memory is dropped, so
     // the garbage collector can take both. Idempotent; later calls throw.
     dispose() {
+      const M = this._M;
+      if (M !== null && M.oswEnd) M.oswEnd(this);  // the threaded build: its pool's workers end
       this._M = null;
       this._blockBuf = this._blockView = this._heapBuf = this._heaps = null;
       this._small = [0, 0, 0];

@@ -21,6 +21,7 @@
 
 #include "affinegrid.h"
 #include "gridsample.h"
+#include "parallel.h"
 #include "param_block.h"
 #include "resize.h"
 
@@ -57,8 +58,8 @@ constexpr int32_t kParamSlots[] = {OSW_PARAM_BLOCK(OSW_SLOT_FIRST, OSW_SLOT_FIRS
 #undef OSW_SLOT_FIRST
 
 // Everything a call leaves behind for the next one, with one owner: the parameter block,
-// the last message, the allocation limit, the Resize plan cache and the GridSample call's
-// views. One per wasm instance (created with it); release() returns the heap to what the
+// the last message, the allocation limit, the Resize plan cache, the GridSample call's
+// views, and the thread pool with one workspace per thread. One per wasm instance (created with it); release() returns the heap to what the
 // module itself holds.
 struct Instance {
   double block[kBlockSize] = {};
@@ -67,18 +68,23 @@ struct Instance {
   // to every plan (ResizeOptions, gs::Tuning), whose runs allocate under it.
   int64_t max_bytes = kDefaultMaxBytes;
 
+  // setThreads(n): the threads this instance's calls may use (parallel.h). A build without
+  // threads (the default osw.wasm) has a stub pool that always reports 1.
+  ThreadPool pool;
+
   // The most recent Resize plan, reused while the parameters stay the same (X's type is
-  // one of them: the plan is built for it), and what its runs write.
+  // one of them: the plan is built for it), and what its runs write: resize_ws[t] is thread
+  // t's workspace (resize_ws[0] also holds a run's whole intermediates).
   ResizePlan* plan = nullptr;
-  ResizeWorkspace resize_ws;
+  ResizeWorkspace resize_ws[kMaxThreads];
   double plan_key[kKeyEnd] = {};
   bool plan_valid = false;
 
   // GridSample: the attributes and tensors of the last plan_grid_sample(), whose data
-  // pointers exec_grid_sample() sets, and the workspace of its run.
+  // pointers exec_grid_sample() sets, and the workspaces of its run (one per thread).
   GridSampleAttrs gs_attrs;
   TensorView gs_x, gs_grid, gs_y;
-  GridSampleWorkspace gs_ws;
+  GridSampleWorkspace gs_ws[kMaxThreads];
 
   // AffineGrid: the attributes, theta, size and grid of the last plan_affine_grid(), whose
   // data pointers exec_affine_grid() sets.
@@ -87,11 +93,18 @@ struct Instance {
   int64_t ag_size[5] = {};
   int ag_n_size = 0;
 
+  // Frees the workspaces of threads [from, kMaxThreads).
+  void reset_workspaces(int from) {
+    for (int t = from; t < kMaxThreads; ++t) {
+      resize_ws[t].reset();
+      gs_ws[t].reset();
+    }
+  }
+
   void release() {
     delete plan;
     plan = nullptr;
-    resize_ws.reset();
-    gs_ws.reset();
+    reset_workspaces(0);
     plan_valid = false;
     std::string().swap(error);
   }
@@ -166,7 +179,8 @@ int plan_resize() {
   opts.max_bytes = g_inst.max_bytes;
   Status st = resize_plan(at, in, rank, dims, g_inst.plan, opts);
   if (!st.ok()) return fail(st);
-  g_inst.resize_ws.reset();  // a new plan starts without the previous one's buffers
+  // a new plan starts without the previous one's buffers
+  for (int t = 0; t < g_inst.pool.threads(); ++t) g_inst.resize_ws[t].reset();
   std::memcpy(g_inst.plan_key, g_inst.block, sizeof g_inst.plan_key);
   g_inst.plan_valid = true;
   write_out_dims(g_inst.plan->rank, g_inst.plan->out_dims);
@@ -184,7 +198,7 @@ int exec_resize(uintptr_t x_ptr, uintptr_t y_ptr) {
   }
   x.data = reinterpret_cast<void*>(x_ptr);
   y.data = reinterpret_cast<void*>(y_ptr);
-  Status st = resize_execute(*g_inst.plan, x, &y, &g_inst.resize_ws);
+  Status st = resize_execute_parallel(*g_inst.plan, x, &y, &g_inst.pool, g_inst.resize_ws);
   return st.ok() ? 0 : fail(st);
 }
 
@@ -228,12 +242,12 @@ int exec_grid_sample(uintptr_t x_ptr, uintptr_t grid_ptr, uintptr_t y_ptr) {
   Status st = gridsample_plan(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, g_inst.gs_y,
                               tuning, &plan);
   if (st.ok())
-    st = gridsample_run(plan, gridsample_whole(plan), g_inst.gs_x, g_inst.gs_grid, &g_inst.gs_y,
-                        &g_inst.gs_ws);
+    st = gridsample_run_parallel(plan, g_inst.gs_x, g_inst.gs_grid, &g_inst.gs_y, &g_inst.pool,
+                                 g_inst.gs_ws);
   // The tables go back to the heap after each call, as they always did: a 256 x 256 linear
   // grid is one block of 65536 locations, about 5 MB of tables, more than a sampler should
-  // hold between calls.
-  g_inst.gs_ws.reset();
+  // hold between calls (per thread).
+  for (int t = 0; t < g_inst.pool.threads(); ++t) g_inst.gs_ws[t].reset();
   return st.ok() ? 0 : fail(st);
 }
 
@@ -257,6 +271,18 @@ void set_allocation_limit(double bytes) {
 // Frees the cached plan (and the last message): after it, the heap holds nothing of ours
 // but the module's statics, which the leak tests compare exactly.
 void release_caches() { g_inst.release(); }
+
+// setThreads(n): this instance's calls may use n threads from now on (n < 1 counts as 1);
+// starts or stops the pool's workers (in a threaded wasm build each takes a Web Worker of
+// the preloaded pool, so n - 1 must not pass the pool's size). Returns the number in use:
+// always 1 in a build without threads, fewer than n if a thread could not start. The
+// workspaces of threads no longer used are freed.
+int set_threads(int n) {
+  const int used = g_inst.pool.set_threads(n < 1 ? 1 : n);
+  g_inst.reset_workspaces(used);
+  return used;
+}
+int threads_in_use() { return g_inst.pool.threads(); }
 
 // Bytes currently allocated with malloc: the leak tests check that calls return to it.
 double heap_used() { return static_cast<double>(mallinfo().uordblks); }
@@ -286,6 +312,8 @@ EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
   function("lastError", &last_error);
   function("heapUsed", &heap_used);
   function("releaseCaches", &release_caches);
+  function("setThreads", &set_threads);
+  function("threads", &threads_in_use);
   constant("MAX_RANK", static_cast<int>(kMaxRank));
 }
 

@@ -240,6 +240,12 @@ export interface Sampler extends ImageHelpers {
   dispose(): void;
   /** Bytes of WebAssembly memory this sampler's instance holds now (0 once disposed). */
   readonly memoryBytes: number;
+  /**
+   * How many threads this sampler's calls run on: what createSampler({ threads }) asked for
+   * where shared memory exists (Node; a cross-origin isolated page or worker), else 1; 0 once
+   * disposed. Small calls run on one thread whatever this says.
+   */
+  readonly threads: number;
 }
 
 export interface CreateSamplerOptions {
@@ -260,6 +266,14 @@ export interface CreateSamplerOptions {
    * anything is allocated. Default 2 GiB.
    */
   maxBytes?: number;
+  /**
+   * How many threads a call may run on (a positive integer; default 1). More than 1 loads the
+   * threaded build (osw-mt.wasm and, in browsers, osw-mt.mjs beside browser.mjs) with a pool of threads - 1 workers, where shared memory exists: Node, and
+   * pages and workers that are cross-origin isolated (COOP same-origin, COEP require-corp).
+   * Elsewhere, or with wasmUrl / wasmBinary (which name osw.wasm), the sampler runs on one
+   * thread without an error: sampler.threads says which. At most 64 are used.
+   */
+  threads?: number;
 }
 
 /**

@@ -11,6 +11,11 @@
 //   fresh instance (its own memory) on every call without fetching or compiling again (a
 //   call naming another wasmUrl or wasmBinary loads that one); a failed load is not kept,
 //   so a later call with good options works.
+//
+// Threads (createSampler({ threads })): where shared memory exists (oswThreadsPossible), more
+// than one thread is asked for, and no wasmUrl or wasmBinary names osw.wasm, the entry's
+// oswLoadMt(threads) loads the threaded build instead (osw-mt.wasm, compiled with -pthread;
+// bindings/loader-mt.js; separate files of dist/, in browsers fetched only then).
 
 /* eslint-disable no-unused-vars */
 const OSW_WASM_FILE = 'osw.wasm';
@@ -92,7 +97,16 @@ function oswCompiledFrom(cache, key, options) {
   return p;
 }
 
+// Shared memory exists: Node (worker_threads), or a page or worker that is cross-origin
+// isolated (served with COOP same-origin and COEP require-corp), where SharedArrayBuffer is.
+function oswThreadsPossible() {
+  return typeof SharedArrayBuffer === 'function' && (OSW_NODE || globalThis.crossOriginIsolated === true);
+}
+
+// options.threads: the threads asked for (an integer >= 1, checked by api.js; undefined: the
+// default, 1). Resolves to a module instance; M.oswStart (the threaded build) starts its threads.
 function loadModule(options) {
+  const threads = options.threads || 1;
   // A call that names no wasm takes the module already compiled, whichever option gave it;
   // one that names its wasm gets that wasm (bad bytes are an error, not ignored).
   const bytes = options.wasmBinary;
@@ -100,6 +114,8 @@ function loadModule(options) {
   if (bytes !== undefined)
     compiled = bytes !== null && typeof bytes === 'object' ? oswCompiledFrom(oswByBytes, bytes, options)
       : Promise.resolve().then(() => findWasm(options));  // not bytes: findWasm says so
+  else if (options.wasmUrl === undefined && threads > 1 && oswThreadsPossible())
+    return oswLoadMt(threads);  // the threaded build beside the entry
   else if (options.wasmUrl !== undefined || !oswLatest)
     compiled = oswCompiledFrom(oswByUrl, options.wasmUrl !== undefined ? String(options.wasmUrl) : '', options);
   else

@@ -2,7 +2,8 @@
 // files into dist/. Incremental: CMake rebuilds only what changed, and dist/ files are
 // rewritten only when their content changes.
 //
-//   node scripts/build.mjs            the package build (osw: glue + osw.wasm) and dist/
+//   node scripts/build.mjs            the package builds (osw: glue + osw.wasm; osw-mt and
+//                                     osw-mt-node: the threaded build) and dist/
 //   node scripts/build.mjs --tests    also the Catch2 test program build/osw-tests.js
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync, statSync } from 'node:fs';
@@ -29,7 +30,7 @@ if (!existsSync(join(build, 'CMakeCache.txt'))) {
   // renamed target needs the build system regenerated first.
   run('cmake', ['-S', '.', '-B', build]);
 }
-const targets = ['osw'];
+const targets = ['osw', 'osw-mt', 'osw-mt-node'];
 if (withTests) targets.push('osw-tests');
 run('cmake', ['--build', build, '--parallel', '2', '--target', ...targets]);
 
@@ -46,6 +47,10 @@ function copyIfChanged(from, to) {
 }
 
 copyIfChanged(join(build, 'osw.wasm'), join(dist, 'osw.wasm'));
+// The threaded build's wasm is one file for both glues (the two links give the same bytes).
+if (!readFileSync(join(build, 'osw-mt.wasm')).equals(readFileSync(join(build, 'osw-mt-node.wasm'))))
+  throw new Error('build: build/osw-mt.wasm and build/osw-mt-node.wasm differ; dist/ ships one osw-mt.wasm for both glues');
+copyIfChanged(join(build, 'osw-mt.wasm'), join(dist, 'osw-mt.wasm'));
 // Files of earlier layouts (two wasm builds, separate glue files) must not linger in dist/.
 for (const f of ['osw-node.cjs', 'osw-node.wasm', 'osw-web.mjs', 'osw-web.wasm']) rmSync(join(dist, f), { force: true });
 
@@ -63,7 +68,8 @@ async function minifyModule(name, source, sourceMap, preamble) {
     compress: { passes: 2 },
     mangle: true,
     keep_classnames: true,
-    format: preamble ? { comments: false, preamble } : { comments: false },
+    // (the bundlers' magic comments on the dynamic import of the threaded glue stay)
+    format: preamble ? { comments: /webpackIgnore|@vite-ignore/, preamble } : { comments: /webpackIgnore|@vite-ignore/ },
     sourceMap,
   });
 }
@@ -78,24 +84,69 @@ async function minifyIfChanged(source, name, stamp, write) {
 // import.meta.url (where the glue would look for the wasm itself) and its export are taken
 // out: the entries compile the wasm and hand it over (bindings/loader.js), and bundlers see
 // only the entries' own `new URL('./osw.wasm', import.meta.url)`.
+function editGlue(file, edits) {
+  let glue = readFileSync(join(build, file), 'utf8');
+  for (const [from, to] of edits) {
+    const n = glue.split(from).length - 1;
+    if (n !== 1) throw new Error(`build: expected "${from}" once in build/${file}, found it ${n} times (a different emcc?)`);
+    glue = glue.replace(from, () => to);
+  }
+  return glue;
+}
 function glueFactory() {
-  let glue = readFileSync(join(build, 'osw.mjs'), 'utf8');
-  const edits = [
+  const glue = editGlue('osw.mjs', [
     ['var _scriptDir = import.meta.url;', 'var _scriptDir = undefined;'],
     ['new URL("osw.wasm",import.meta.url).toString()', '"osw.wasm"'],
     ['export default createOswModule;', ''],
-  ];
-  for (const [from, to] of edits) {
-    const n = glue.split(from).length - 1;
-    if (n !== 1) throw new Error(`build: expected "${from}" once in build/osw.mjs, found it ${n} times (a different emcc?)`);
-    glue = glue.replace(from, () => to);
-  }
+    // The entries always hand the compiled wasm over through instantiateWasm (loader.js), so
+    // the glue's own fetching and compiling is dead code: without its one call, the minifier
+    // drops it (about 0.4 kB of browser.mjs gzipped, which the threads option uses).
+    ['}instantiateAsync().catch(readyPromiseReject);return{}}', '}return{}}'],
+  ]);
   if (/import\.meta|^\s*(export|import)\b|\brequire\(/m.test(glue))
     throw new Error('build: build/osw.mjs still refers to import.meta, import/export or require after the edits');
   return `// The Emscripten glue (emcc 3.1.6), without its own wasm loading.\n${glue.trim()}\n`;
 }
 const glue = glueFactory();
 const loader = readFileSync(join(root, 'bindings', 'loader.js'), 'utf8');
+
+// The threaded build's files, fetched (or required) only by createSampler({ threads }) where
+// shared memory exists: its wasm (above), and per host its glue.
+// Browsers: one ES module, osw-mt.mjs: the glue, bindings/loader-mt.js, and the pool workers'
+// script. Each pool worker is a module worker running this same file (named 'osw-pthread'),
+// which then does what Emscripten's worker script does (build/osw-mt.worker.js, embedded), so
+// there is no third file for a bundler to miss or inline (Vite inlines small assets as data:
+// URLs, where a worker has an opaque origin and cannot share memory). The entries hand the glue
+// its wasm, so its own ways of finding files (import.meta.url) are taken out: a bundler sees
+// only browser.mjs's new URL(...) references.
+const banner = '// onnx-sampling-wasm: generated by scripts/build.mjs from bindings/*.js and the Emscripten glue; do not edit.\n';
+const loaderMt = readFileSync(join(root, 'bindings', 'loader-mt.js'), 'utf8');
+const workerScript = readFileSync(join(build, 'osw-mt.worker.js'), 'utf8').trim();
+if (/^\s*(import|export)\b/m.test(workerScript)) throw new Error('build: build/osw-mt.worker.js has import/export statements');
+writeIfChanged(join(dist, 'osw-mt.mjs'), `${banner}${editGlue('osw-mt.mjs', [
+  ['new URL("osw-mt.wasm",import.meta.url).toString()', '"osw-mt.wasm"'],
+  ['if(!Module["locateFile"]){PThread.unusedWorkers.push(new Worker(new URL("osw-mt.worker.js",import.meta.url)));return}', ''],
+  ['PThread.unusedWorkers.push(new Worker(pthreadMainJs))', 'PThread.unusedWorkers.push(new Worker(pthreadMainJs,{type:"module",name:"osw-pthread"}))'],
+]).trim()}
+${loaderMt}
+// browser.mjs calls this (a pool worker imports this file for its default export, the glue).
+export function oswLoad(h) {
+  return oswLoadThreaded({ ...h, factory: createOswMtModule, workerScript: h.mainScript });
+}
+
+// In a pool worker (a module worker of this file named 'osw-pthread', see above): Emscripten's
+// worker script (emcc 3.1.6, build/osw-mt.worker.js).
+if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope && self.name === 'osw-pthread') (function () {
+${workerScript}
+})();
+`);
+rmSync(join(dist, 'osw-mt.worker.js'), { force: true });  // of an earlier layout
+// Node: the CommonJS glue; its worker_threads Worker stays a local of the glue instead of
+// becoming a global (globalThis.Worker would tell other code it runs in a browser).
+writeIfChanged(join(dist, 'osw-mt-node.cjs'), editGlue('osw-mt-node.cjs', [
+  ['global.Worker=nodeWorkerThreads.Worker', 'var Worker=nodeWorkerThreads.Worker'],
+]));
+copyIfChanged(join(build, 'osw-mt-node.worker.js'), join(dist, 'osw-mt-node.worker.js'));
 
 copyIfChanged(join(root, 'bindings', 'index.d.ts'), join(dist, 'index.d.ts'));
 copyIfChanged(join(root, 'bindings', 'image.d.ts'), join(dist, 'image.d.ts'));
@@ -118,22 +169,13 @@ const api = ['api.js', 'image.js']
 // worker-client.mjs, which browser.mjs imports only then) and what runs in the worker.
 const workerClient = readFileSync(join(root, 'bindings', 'worker-client.js'), 'utf8');
 const workerMain = readFileSync(join(root, 'bindings', 'worker-main.js'), 'utf8');
-const banner = '// onnx-sampling-wasm: generated by scripts/build.mjs from bindings/*.js and the Emscripten glue; do not edit.\n';
 
 // Node entries: findWasm reads osw.wasm beside the entry (or options.wasmUrl: a path, a
 // file: URL, or an http(s) URL fetched once), or takes options.wasmBinary. A missing file
 // names its path and the options that fix it.
-const nodeFindWasm = (defaultPath) => `
-function findWasm(options) {
-  if (options.wasmBinary !== undefined) return oswCompileBytes(options.wasmBinary, 'the wasmBinary option');
-  let file;
-  if (options.wasmUrl !== undefined) {
-    const url = String(options.wasmUrl);
-    if (/^https?:/i.test(url)) return oswFetchAndCompile(url);
-    file = /^file:/i.test(url) ? fileURLToPath(url) : url;
-  } else {
-    file = ${defaultPath};
-  }
+const nodeFindWasm = (defaultPath, mtDefaultPath) => `
+const OSW_NODE = true;
+function oswReadAndCompile(file) {
   let bytes;
   try {
     bytes = readFileSync(file);
@@ -141,6 +183,23 @@ function findWasm(options) {
     throw oswLoadError(file, e && e.code === 'ENOENT' ? 'no such file' : \`it cannot be read (\${e && e.message})\`, e);
   }
   return oswCompileBytes(bytes, file);
+}
+function findWasm(options) {
+  if (options.wasmBinary !== undefined) return oswCompileBytes(options.wasmBinary, 'the wasmBinary option');
+  if (options.wasmUrl !== undefined) {
+    const url = String(options.wasmUrl);
+    if (/^https?:/i.test(url)) return oswFetchAndCompile(url);
+    return oswReadAndCompile(/^file:/i.test(url) ? fileURLToPath(url) : url);
+  }
+  return oswReadAndCompile(${defaultPath});
+}
+function oswLoadMt(threads) {
+  const mainScript = ${mtDefaultPath.replace('OSW_MT_WASM_FILE', "'osw-mt-node.cjs'")};
+  return oswLoadThreaded({
+    threads, node: true, mainScript, factory: oswRequire(mainScript),
+    workerScript: ${mtDefaultPath.replace('OSW_MT_WASM_FILE', "'osw-mt-node.worker.js'")},
+    find: () => oswReadAndCompile(${mtDefaultPath.replace('OSW_MT_WASM_FILE', "'osw-mt.wasm'")}),
+  });
 }
 `;
 
@@ -151,7 +210,8 @@ const { join } = require('path');
 const { fileURLToPath } = require('url');
 
 ${glue}
-${loader}${nodeFindWasm("join(__dirname, OSW_WASM_FILE)")}
+${loader}${loaderMt}${nodeFindWasm('join(__dirname, OSW_WASM_FILE)', 'join(__dirname, OSW_MT_WASM_FILE)')}
+const oswRequire = require;  // the threaded build's glue, dist/osw-mt-node.cjs, on first use
 ${api}
 ${workerClient}
 function oswCreateWorkerSampler(o, cs) {
@@ -174,6 +234,7 @@ import { createSampler } from './index.mjs';`));
 
 // Node, ES module: its own copy, with no require (an ESM bundle for Node keeps it as is).
 writeIfChanged(join(dist, 'index.mjs'), `${banner}import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker as OswNodeWorker } from 'node:worker_threads';
@@ -182,12 +243,14 @@ ${glue}
 ${loader}
 // Beside this file; an ESM source bundled into CommonJS (esbuild --format=cjs) has no
 // import.meta.url, but __dirname.
-function defaultWasmPath() {
-  if (import.meta.url) return fileURLToPath(new URL('./osw.wasm', import.meta.url));
-  if (typeof __dirname === 'string') return join(__dirname, OSW_WASM_FILE);
-  throw oswLoadError(OSW_WASM_FILE, 'this copy of onnx-sampling-wasm has neither import.meta.url nor __dirname to find it by');
+function oswHere(file) {
+  if (import.meta.url) return fileURLToPath(new URL('./' + file, import.meta.url));
+  if (typeof __dirname === 'string') return join(__dirname, file);
+  throw oswLoadError(file, 'this copy of onnx-sampling-wasm has neither import.meta.url nor __dirname to find it by');
 }
-${nodeFindWasm('defaultWasmPath()')}
+${loaderMt}${nodeFindWasm('oswHere(OSW_WASM_FILE)', 'oswHere(OSW_MT_WASM_FILE)')}
+// The threaded build's glue (dist/osw-mt-node.cjs, CommonJS), required on first use.
+const oswRequire = (file) => createRequire(file)(file);
 ${api}
 ${workerClient}
 function oswCreateWorkerSampler(o, cs) {
@@ -204,7 +267,9 @@ export default { createSampler, TENSOR_TYPES };
 // so that bundlers find and copy the file; options.wasmUrl or options.wasmBinary override it.
 // This is the file a page downloads, so it is minified (terser, a devDependency), with a
 // source map beside it (browser.mjs.map, the readable source) for debugging.
-const browserFindWasm = `function findWasm(options) {
+// (findWasm and the threaded build's loader: in browser.mjs and in worker.mjs.)
+const browserFindWasm = `const OSW_NODE = false;
+function findWasm(options) {
   if (options.wasmBinary !== undefined) return oswCompileBytes(options.wasmBinary, 'the wasmBinary option');
   if (options.wasmUrl !== undefined) return oswFetchAndCompile(String(options.wasmUrl));
   let url;
@@ -214,6 +279,16 @@ const browserFindWasm = `function findWasm(options) {
     throw oswLoadError(OSW_WASM_FILE, 'this copy of onnx-sampling-wasm has no import.meta.url to find it by (bundled into a classic script?)', e);
   }
   return oswFetchAndCompile(url);
+}
+// The threaded build (fetched only when threads are possible and asked for): its wasm and its
+// glue (an ES module, imported here and run by every pool worker), each a
+// new URL(..., import.meta.url) that bundlers follow and copy.
+function oswLoadMt(threads) {
+  const mainScript = new URL('./osw-mt.mjs', import.meta.url).href;
+  const wasm = new URL('./osw-mt.wasm', import.meta.url).href;
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ mainScript).then(
+    (m) => m.oswLoad({ threads, mainScript, find: () => oswFetchAndCompile(wasm) }),
+    (e) => { throw oswLoadError(mainScript, 'it did not import (threads)', e); });
 }
 `;
 const browserSource = `${glue}

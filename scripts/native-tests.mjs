@@ -2,8 +2,11 @@
 //
 //   1. configure (once) and build tests/native into build-native/ with clang++-14;
 //      incremental: later runs rebuild only what changed;
-//   2. osw-tests-asan: the Catch2 suite of tests/cpp with ASan + UBSan (+ LeakSanitizer) and
-//      the SIMD kernels through SIMDe; fails on any test failure or sanitizer report;
+//   2. osw-tests-asan: the Catch2 suite of tests/cpp with ASan + UBSan (+ LeakSanitizer),
+//      the SIMD kernels through SIMDe and a real thread pool (-pthread, OSW_THREADS=1); fails
+//      on any test failure or sanitizer report;
+//      osw-tests-tsan: the "[threads]" tests (tests/cpp/test_threads.cpp) under
+//      ThreadSanitizer with SIMDe and threads; fails on any test failure or TSAN report;
 //      osw-tests-scalar: the same suite in the scalar configuration (OSW_HAVE_SIMD 0, -O2,
 //      -Werror); then the SIMD-vs-scalar digest: both print the hashes of a fixed list of
 //      cases ("[.digest]", tests/cpp/test_digest.cpp), which must be equal line for line
@@ -70,7 +73,12 @@ const sanEnv = {
   UBSAN_OPTIONS: ['print_stacktrace=1', 'halt_on_error=1', process.env.UBSAN_OPTIONS].filter(Boolean).join(':'),
 };
 // Any of these in a program's output is a failure, whatever its exit status.
-const SANITIZER_REPORT = /ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|SUMMARY: (AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer)/;
+const SANITIZER_REPORT = /ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|SUMMARY: (AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer|ThreadSanitizer)|WARNING: ThreadSanitizer/;
+// ThreadSanitizer: the first report (a data race, a lock misuse) ends the run with exit code 66.
+const tsanEnv = {
+  ...process.env,
+  TSAN_OPTIONS: ['halt_on_error=1', 'exitcode=66', 'second_deadlock_stack=1', process.env.TSAN_OPTIONS].filter(Boolean).join(':'),
+};
 
 let passed = 0;
 let failed = 0;
@@ -107,7 +115,7 @@ function finish() {
 // ---------------------------------------------------------------- 1. build
 if (!noBuild) {
   const t = Date.now();
-  console.log('=== build tests/native (clang++-14, ASan + UBSan, libFuzzer, scalar)');
+  console.log('=== build tests/native (clang++-14, ASan + UBSan, TSAN, libFuzzer, scalar)');
   try {
     if (!existsSync(join(buildDir, 'CMakeCache.txt'))) {
       const c = run('cmake', ['-S', join(root, 'tests', 'native'), '-B', buildDir, '-DCMAKE_CXX_COMPILER=clang++-14']);
@@ -125,7 +133,7 @@ if (!noBuild) {
 
 // ---------------------------------------------------------------- 2. Catch2 suites
 // Runs one Catch2 program's whole suite and counts its test cases into passed / failed.
-function runSuite(name, env, title) {
+function runSuite(name, env, title, filter = []) {
   const t = Date.now();
   console.log(`\n=== ${title} (${name})`);
   const exe = join(buildDir, name);
@@ -134,7 +142,7 @@ function runSuite(name, env, title) {
     failed += 1;
     return;
   }
-  const r = run(exe, ['--use-colour', 'no'], { capture: true, env, timeout: 30 * 60 * 1000 });
+  const r = run(exe, [...filter, '--use-colour', 'no'], { capture: true, env, timeout: 30 * 60 * 1000 });
   const out = `${r.stdout || ''}\n${r.stderr || ''}`;
   const allOk = out.match(/All tests passed \((\d+) assertions? in (\d+) test cases?\)/);
   const mixed = out.match(/test cases?:\s+(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/);
@@ -166,6 +174,12 @@ if (!mergeFrom) {
   } catch (e) {
     failed += 1;
     summary.push(`FAIL  osw-tests-asan: ${e.message}`);
+  }
+  try {
+    runSuite('osw-tests-tsan', tsanEnv, 'the threads tests, native, ThreadSanitizer + SIMDe + threads', ['[threads]']);
+  } catch (e) {
+    failed += 1;
+    summary.push(`FAIL  osw-tests-tsan: ${e.message}`);
   }
   try {
     runSuite('osw-tests-scalar', process.env, 'Catch2 suite, native, scalar kernels only (OSW_HAVE_SIMD 0)');

@@ -390,6 +390,11 @@ Status resize_execute_range(const ResizePlan& plan, int s, int64_t begin, int64_
 }
 
 OSW_PLANNING
+Status resize_check_tensors(const ResizePlan& plan, const TensorView& x, const TensorView& y) {
+  return check_tensors(plan, x, y);
+}
+
+OSW_PLANNING
 Status resize_finish(const ResizePlan& plan, TensorView* y) {
   if (y->elements() == 0) return Status::Ok();
   bool any_outside = false;

@@ -129,6 +129,8 @@ Status resize_execute_range(const ResizePlan& plan, int s, int64_t begin, int64_
                             const TensorView& x, TensorView* y, ResizeWorkspace* shared,
                             ResizeWorkspace* ws);
 Status resize_finish(const ResizePlan& plan, TensorView* y);
+// The first check of resize_execute(): x and y have the plan's shapes and one type.
+Status resize_check_tensors(const ResizePlan& plan, const TensorView& x, const TensorView& y);
 
 // Both steps at once. Sets y->rank and y->dims; y->data must already hold enough room,
 // so callers that do not know the shape use resize_plan first.

@@ -67,6 +67,10 @@ const TYPES = {
 };
 
 export const BLANK_PAGE = '/__blank.html';
+
+// The response headers that make a page cross-origin isolated (crossOriginIsolated, shared
+// memory: what createSampler({ threads }) needs in a browser); pass as startStaticServer's headers.
+export const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 export const ERROR_HOOK = '/__osw-errors.js';
 
 // The page side of the error collector for engines whose driver reports no console or page

@@ -2,8 +2,12 @@
 // tarball (OSW_TARBALL) installed with npm, bundled by the repo's Vite, served, and loaded
 // in Chromium. Checks that Vite emitted the .wasm, the page fetched it from the bundle's
 // assets, and the results are right, also from createSampler({ worker: true }) (Vite
-// emits the package's worker file and the client browser.mjs imports on demand). Then the same app under `vite` (the dev server, which
-// pre-bundles dependencies) must find the wasm too.
+// emits the package's worker file and the client browser.mjs imports on demand). Then the
+// same app under `vite` (the dev server, which pre-bundles dependencies) must find the wasm
+// too. Last, a second small app that asks for
+// createSampler({ threads: 4 }), built by Vite and served cross-origin isolated (COOP/COEP),
+// and under the dev server with the headers in its vite.config.js: 4 threads, the threaded
+// build's files from the bundle, the bytes of 1 thread.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -11,7 +15,7 @@ import { createServer } from 'node:net';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectErrors, launchBrowser, repoRoot, startStaticServer, tarballPath } from './helpers.mjs';
+import { ISOLATION_HEADERS, collectErrors, launchBrowser, repoRoot, startStaticServer, tarballPath } from './helpers.mjs';
 
 const VITE = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
 let app, server, browser, devServer;
@@ -47,9 +51,11 @@ test('the Vite example builds against the packed tarball and runs in Chromium', 
   t.diagnostic(`npm install ${installMs} ms, vite build ${buildMs} ms${log.trim() ? `; vite said: ${log.trim()}` : ''}`);
 
   const assets = readdirSync(join(app, 'dist', 'assets'));
-  const wasmFiles = assets.filter((f) => f.endsWith('.wasm'));
-  assert.equal(wasmFiles.length, 1, `one .wasm in dist/assets (${assets.join(', ')})`);
+  // osw.wasm, and the threaded build (osw-mt.wasm, osw-mt.mjs: fetched only for threads)
+  const wasmFiles = assets.filter((f) => f.endsWith('.wasm') && !f.startsWith('osw-mt'));
+  assert.equal(wasmFiles.length, 1, `one osw .wasm in dist/assets (${assets.join(', ')})`);
   assert.match(wasmFiles[0], /^osw.*\.wasm$/);
+  assert.equal(assets.filter((f) => /^osw-mt.*\.(wasm|mjs)$/.test(f)).length, 2, `the threaded build's osw-mt .wasm and .mjs in dist/assets (${assets.join(', ')})`);
 
   server = await startStaticServer([['/', join(app, 'dist')]]);
   const page = await browser.newPage();
@@ -131,4 +137,78 @@ test('the Vite example also runs under the vite dev server', async (t) => {
   assert.deepEqual(errors, []);
   await page.close();
   devServer.kill();
+});
+
+// A user's app with threads: index.html + main.js, and a vite.config.js that serves the
+// COOP/COEP headers under `vite` (dev) and `vite preview`.
+const THREADS_APP = {
+  'index.html': '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>threads</title><body data-status="loading"><script type="module" src="./main.js"></script>',
+  'main.js': `import { createSampler } from 'onnx-sampling-wasm';
+(async () => {
+  const one = await createSampler({ threads: 1 });
+  const four = await createSampler({ threads: 4 });
+  const x = { type: 'float32', dims: [1, 3, 300, 400], data: new Float32Array(360000).map((_, i) => Math.sin(i * 0.01) * 50) };
+  const a = one.resize(x, { scales: [1, 1, 1.5, 1.5], mode: 'cubic' }).data;
+  const b = four.resize(x, { scales: [1, 1, 1.5, 1.5], mode: 'cubic' }).data;
+  let same = a.length === b.length;
+  for (let i = 0; same && i < a.length; i++) same = Object.is(a[i], b[i]);
+  document.body.dataset.result = JSON.stringify({ isolated: crossOriginIsolated, threads: four.threads, same, n: a.length });
+  document.body.dataset.status = 'ok';
+})().catch((e) => { document.body.dataset.error = String(e && e.stack || e); document.body.dataset.status = 'error'; });
+`,
+  'vite.config.js': `// Cross-origin isolation, so that createSampler({ threads }) gets its threads.
+const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+export default { server: { headers }, preview: { headers } };
+`,
+};
+
+async function threadsPage(url, t, label) {
+  const page = await browser.newPage();
+  const errors = collectErrors(page);
+  const fetched = [];
+  page.on('response', (r) => { if (/osw/.test(r.url())) fetched.push([r.status(), new URL(r.url()).pathname]); });
+  await page.goto(url);
+  await page.waitForFunction(() => document.body.dataset.status !== 'loading', null, { timeout: 60_000 });
+  const status = await page.evaluate(() => ({ status: document.body.dataset.status, error: document.body.dataset.error, result: document.body.dataset.result }));
+  assert.equal(status.status, 'ok', `the app reported: ${status.error}`);
+  assert.deepEqual(JSON.parse(status.result), { isolated: true, threads: 4, same: true, n: 3 * 450 * 600 });
+  t.diagnostic(`${label}: fetched ${fetched.map(([c, p]) => `${c} ${p}`).join(', ')}`);
+  for (const f of [/osw-mt[^/]*\.mjs$/, /osw-mt[^/]*\.wasm$/]) assert.ok(fetched.some(([c, p]) => c === 200 && f.test(p)), `${f} was fetched`);
+  assert.deepEqual(errors, []);
+  await page.close();
+}
+
+test('a Vite app asking for createSampler({ threads: 4 }), built and served cross-origin isolated, runs on 4 threads', async (t) => {
+  assert.ok(existsSync(join(app, 'node_modules', 'onnx-sampling-wasm')), 'the build test installed the package');
+  const dir = join(app, 'threads-app');
+  cpSync(join(app, 'node_modules'), join(dir, 'node_modules'), { recursive: true });
+  for (const [f, text] of Object.entries(THREADS_APP)) writeFileSync(join(dir, f), text);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'threads-app', private: true, type: 'module' }));
+  execFileSync(process.execPath, [VITE, 'build', dir, '--logLevel', 'warn', '--emptyOutDir'], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+  const assets = readdirSync(join(dir, 'dist', 'assets'));
+  t.diagnostic(`assets: ${assets.join(', ')}`);
+  const isolated = await startStaticServer([['/', join(dir, 'dist')]], { headers: ISOLATION_HEADERS });
+  try {
+    await threadsPage(isolated.url + '/', t, 'vite build');
+  } finally {
+    await isolated.close();
+  }
+  // the dev server, with the headers from vite.config.js
+  const port = await freePort();
+  const dev = spawn(process.execPath, [VITE, '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--clearScreen', 'false'],
+    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  dev.stdout.on('data', (d) => { log += d; });
+  dev.stderr.on('data', (d) => { log += d; });
+  try {
+    const url = `http://127.0.0.1:${port}/`;
+    for (const t0 = Date.now(); ;) {
+      if (await fetch(url).then((r) => r.ok, () => false)) break;
+      if (dev.exitCode !== null || Date.now() - t0 > 30_000) throw new Error(`vite dev did not answer: ${log}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await threadsPage(url, t, 'vite dev');
+  } finally {
+    dev.kill();
+  }
 });

@@ -247,12 +247,13 @@ test('a disposed sampler throws a clear Error from every method; its tensors too
   for (const [name, call] of Object.entries(calls)) assert.throws(call, disposed, name);
   // every public method of the prototype is in the list above
   for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(s)))
-    if (name[0] !== '_' && name !== 'constructor' && name !== 'dispose' && name !== 'memoryBytes')
+    if (name[0] !== '_' && name !== 'constructor' && name !== 'dispose' && name !== 'memoryBytes' && name !== 'threads')
       assert.ok(name in calls, `${name} is checked after dispose`);
   assert.equal(t.disposed, true, 'a tensor of a disposed sampler reports disposed');
   t2.dispose();  // freeing after the sampler is gone is a no-op
   dispose();     // and so is disposing again, destructured too
   assert.equal(s.memoryBytes, 0);
+  assert.equal(s.threads, 0, 'a disposed sampler uses no threads');
   // its tensors passed to a live sampler: the same clear error
   const other = await createSampler();
   assert.throws(() => other.resize(t, { scales: [2] }), (e) => disposed(e) && /^x: /.test(e.message));

@@ -1,0 +1,93 @@
+// loader-mt.js: how the threaded build (osw-mt.wasm, compiled with -pthread) becomes a module
+// instance with a pool of workers, for createSampler({ threads }) where shared memory exists.
+//
+// scripts/build.mjs puts this file into dist/index.cjs and dist/index.mjs (Node: their
+// oswLoadMt(threads) calls oswLoadThreaded with the glue dist/osw-mt-node.cjs) and into
+// dist/osw-mt.mjs (browsers: the threaded glue, an ES module that browser.mjs imports only
+// when threads are possible and asked for, and that every pool worker runs; the download of
+// browser.mjs does not grow).
+//
+// h: { threads (>= 2), find() (compiles the entry's osw-mt.wasm; done once), factory (the
+// glue's createOswMtModule), mainScript (what each pool worker loads: the glue), workerScript
+// (the pool workers' script), node (the workers are Node worker_threads) }.
+//
+// - The pool has exactly threads - 1 workers and is created and loaded while the module loads
+//   (the glue reads Module.oswPoolSize as PTHREAD_POOL_SIZE), before its promise resolves: a
+//   worker cannot start while a call blocks the thread that made it, so calls never wait for
+//   one.
+// - The memory is shared and any thread may grow it; the glue's HEAPU8 (which api.js reads)
+//   then still views the old, shorter buffer, so HEAPU8 becomes a getter that views the memory
+//   afresh when the heap's break (sbrk) passed the end of the view: a read of one shared word
+//   per access (memory.buffer would cost a few tens of ns, several times a call). Every
+//   address in use is below the break, so a view that reaches it covers them all.
+// - Node: the pool's workers are unref'd once loaded, so they never keep a process alive.
+// - M.oswStart(sampler) starts the threads in the core (setThreads) and returns how many it
+//   uses; M.oswEnd(sampler) terminates the workers (dispose()), as does the garbage collector
+//   for a sampler that was dropped without dispose().
+
+/* eslint-disable no-unused-vars */
+const OSW_MT_NOTE = '(This was the threaded build, for createSampler({ threads }): osw-mt.wasm and, in ' +
+  'browsers, osw-mt.mjs go beside browser.mjs; or ask for threads: 1.)';
+
+let oswMtCompiled = null;  // the compiled osw-mt.wasm beside the entry, once it succeeded
+
+const oswPools = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((end) => end()) : null;
+
+function oswLoadThreaded(h) {
+  let compiled = oswMtCompiled;
+  if (!compiled) {
+    compiled = oswMtCompiled = Promise.resolve().then(h.find);
+    compiled.catch((e) => {
+      if (oswMtCompiled === compiled) oswMtCompiled = null;
+      if (e && typeof e.message === 'string') e.message += ' ' + OSW_MT_NOTE;
+    });
+  }
+  return compiled.then((wasmModule) => new Promise((resolve, reject) => {
+    h.factory({
+      oswPoolSize: Math.min(h.threads, 64) - 1,  // var pthreadPoolSize = Module.oswPoolSize (CMakeLists.txt); the core runs at most 64 (kMaxThreads)
+      mainScriptUrlOrBlob: h.mainScript,     // what each pool worker loads
+      instantiateWasm(imports, receiveInstance) {
+        WebAssembly.instantiate(wasmModule, imports).then((instance) => receiveInstance(instance, wasmModule), reject);
+        return {};
+      },
+      locateFile: (f) => (/\.worker\.js$/.test(f) ? h.workerScript : f),
+      print() {},
+      printErr() {},
+    }).then(resolve, reject);
+  })).then((M) => oswThreadedReady(M, h));
+}
+
+function oswThreadedReady(M, h) {
+  const memory = M.wasmMemory;
+  let u8 = M.HEAPU8;
+  const brk = new Uint32Array(u8.buffer, M._emscripten_get_sbrk_ptr(), 1);  // the break, a low address
+  Object.defineProperty(M, 'HEAPU8', {
+    configurable: true,
+    get() {
+      if (brk[0] > u8.length) u8 = new Uint8Array(memory.buffer);
+      return u8;
+    },
+    set(v) { u8 = v; },
+  });
+  const P = M.PThread;
+  const workers = () => P.unusedWorkers.concat(P.runningWorkers);
+  if (h.node) for (const w of workers()) w.unref();
+  M.oswWorkers = workers;
+  // Ends the pool: its workers, whether idle or running a thread of the core. Held by the
+  // registry, so it must not refer to a sampler.
+  const end = () => {
+    for (const w of workers()) w.terminate();
+    P.unusedWorkers = [];
+    P.runningWorkers = [];
+  };
+  M.oswStart = (sampler) => {
+    if (oswPools) oswPools.register(sampler, end, sampler);
+    const pool = M.oswPoolSize;
+    return pool > 0 && typeof M.setThreads === 'function' ? M.setThreads(pool + 1) : 1;
+  };
+  M.oswEnd = (sampler) => {
+    if (oswPools) oswPools.unregister(sampler);
+    end();
+  };
+  return M;
+}

@@ -1,0 +1,312 @@
+// parallel.cpp: the thread pool (parallel.h) and the operators' runs on it.
+#include "parallel.h"
+
+#include <algorithm>
+#if OSW_HAVE_THREADS
+#include <chrono>
+#include <thread>
+#endif
+#include <utility>
+
+#include "gridsample.h"
+#include "resize.h"
+
+namespace osw {
+
+// ---- the pool ----------------------------------------------------------------------------------
+
+#if OSW_HAVE_THREADS
+
+namespace {
+
+// How long a worker keeps looking for the next job before it sleeps, and how long the caller
+// waits for the workers still inside a job before it sleeps: a run's next step follows its
+// previous one within microseconds, and waking a sleeping thread costs tens of microseconds.
+constexpr double kSpinMicros = 50;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Spins until done() or for about kSpinMicros; returns done()'s last value.
+template <typename Done>
+bool spin_until(Done done) {
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+      cpu_relax();
+    }
+    const std::chrono::duration<double, std::micro> spent = std::chrono::steady_clock::now() - start;
+    if (spent.count() > kSpinMicros) return done();
+  }
+}
+
+}  // namespace
+
+ThreadPool::~ThreadPool() { stop_workers(); }
+
+void* ThreadPool::worker_main(void* arg) {
+  WorkerArg* a = static_cast<WorkerArg*>(arg);
+  a->pool->worker_loop(a->id);
+  return nullptr;
+}
+
+void ThreadPool::worker_loop(int id) {
+  uint64_t seen = 0;  // the last generation this worker entered or found closed
+  auto posted = [&] {
+    const uint64_t g = gen_.load();
+    return stop_.load() || ((g & 1) && g != seen);
+  };
+  for (;;) {
+    if (!spin_until(posted)) {
+      std::unique_lock<std::mutex> lock(mu_);
+      sleepers_.fetch_add(1);
+      wake_.wait(lock, posted);
+      sleepers_.fetch_sub(1);
+    }
+    if (stop_.load()) return;
+    const uint64_t g = gen_.load();
+    seen = g;
+    // Enter: count in, then check the job is open and still the one seen. If the caller
+    // closed it in between, either it sees this worker inside (and waits for it), or this
+    // worker sees it closed (and reads nothing of it).
+    inside_.fetch_add(1);
+    if ((g & 1) && gen_.load() == g) {
+      entered_.fetch_add(1);
+      work(id);
+    }
+    if (inside_.fetch_sub(1) == 1) {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_.notify_one();
+    }
+  }
+}
+
+// Claims tasks until none is left. Runs inside a job: its fields do not change meanwhile.
+void ThreadPool::work(int thread) {
+  const TaskFn fn = fn_;
+  void* const ctx = ctx_;
+  const int64_t tasks = tasks_;
+  for (;;) {
+    const int64_t t = next_.fetch_add(1, std::memory_order_relaxed);
+    if (t >= tasks) break;
+    fn(ctx, t, thread);
+  }
+}
+
+void ThreadPool::run(int64_t tasks, TaskFn fn, void* ctx) {
+  if (tasks <= 0) return;
+  if (n_workers_ == 0 || tasks == 1) {
+    for (int64_t t = 0; t < tasks; ++t) fn(ctx, t, 0);
+    return;
+  }
+  // Post: no worker is inside a job now (the previous run waited for inside_ == 0).
+  fn_ = fn;
+  ctx_ = ctx;
+  tasks_ = tasks;
+  next_.store(0, std::memory_order_relaxed);
+  entered_.store(0);
+  gen_.fetch_add(1);  // odd: open
+  if (sleepers_.load() > 0) {
+    std::lock_guard<std::mutex> lock(mu_);
+    wake_.notify_all();
+  }
+  if (all_join_) {
+    while (entered_.load() < n_workers_) std::this_thread::yield();
+  }
+  work(0);
+  // Every task is claimed: close the job, then wait for the workers inside it. (A worker
+  // that never woke up for it is not waited for: in Emscripten a thread whose Web Worker is
+  // not running yet cannot hold the caller up.)
+  gen_.fetch_add(1);  // even: closed
+  auto none_inside = [&] { return inside_.load() == 0; };
+  if (!spin_until(none_inside)) {
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, none_inside);
+  }
+}
+
+void ThreadPool::stop_workers() {
+  if (n_workers_ == 0) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_.store(true);
+  }
+  wake_.notify_all();
+  for (int i = 0; i < n_workers_; ++i) pthread_join(workers_[i], nullptr);
+  n_workers_ = 0;
+  stop_.store(false);
+  n_threads_ = 1;
+}
+
+int ThreadPool::set_threads(int n) {
+  n = std::max(1, std::min(n, kMaxThreads));
+  if (n == n_threads_) return n_threads_;
+  stop_workers();
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  // The kernels keep little on the stack; 256 KiB is ample, and in wasm each thread's stack
+  // is taken from the heap.
+  pthread_attr_setstacksize(&attr, 256 << 10);
+  for (int i = 0; i < n - 1; ++i) {
+    args_[i].pool = this;
+    args_[i].id = i + 1;
+    if (pthread_create(&workers_[i], &attr, &ThreadPool::worker_main, &args_[i]) != 0) break;
+    ++n_workers_;
+  }
+  pthread_attr_destroy(&attr);
+  n_threads_ = n_workers_ + 1;
+  return n_threads_;
+}
+
+#else  // !OSW_HAVE_THREADS: every task on the caller.
+
+ThreadPool::~ThreadPool() = default;
+
+void ThreadPool::run(int64_t tasks, TaskFn fn, void* ctx) {
+  for (int64_t t = 0; t < tasks; ++t) fn(ctx, t, 0);
+}
+
+int ThreadPool::set_threads(int) { return n_threads_; }
+
+#endif
+
+// ---- splitting ---------------------------------------------------------------------------------
+
+int64_t parallel_tasks(int64_t units, int threads) {
+  if (threads <= 1 || units <= 1) return std::max<int64_t>(units, 0) > 0 ? 1 : 0;
+  return std::min<int64_t>(units, threads * kTasksPerThread);
+}
+
+void task_range(int64_t units, int64_t tasks, int64_t t, int64_t* begin, int64_t* end) {
+  // Contiguous parts whose sizes differ by at most one: task t gets floor(units * t / tasks)
+  // onwards (without overflow: units < 2^63 and tasks small).
+  const int64_t q = units / tasks, r = units % tasks;
+  *begin = t * q + std::min(t, r);
+  *end = *begin + q + (t < r ? 1 : 0);
+}
+
+// ---- failures inside tasks -----------------------------------------------------------------------
+
+namespace {
+
+// The first failure of a parallel step, by task number, so that the message a caller sees does
+// not depend on which thread met which failure first. Each thread writes only its own slot;
+// the caller reads them after the barrier (the pool's run() returning).
+struct TaskErrors {
+  int64_t task[kMaxThreads];
+  Status status[kMaxThreads];
+  explicit TaskErrors(int threads) : n(threads) {
+    for (int i = 0; i < n; ++i) task[i] = -1;
+  }
+  void record(int thread, int64_t t, Status st) {
+    if (task[thread] < 0 || t < task[thread]) {
+      task[thread] = t;
+      status[thread] = std::move(st);
+    }
+  }
+  Status first() {
+    int best = -1;
+    for (int i = 0; i < n; ++i)
+      if (task[i] >= 0 && (best < 0 || task[i] < task[best])) best = i;
+    return best < 0 ? Status::Ok() : status[best];
+  }
+  int n;
+};
+
+int64_t product(const int64_t* dims, int rank) {
+  int64_t p = 1;
+  for (int i = 0; i < rank; ++i) p *= dims[i];
+  return p;
+}
+
+}  // namespace
+
+// ---- Resize ------------------------------------------------------------------------------------
+
+Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, TensorView* y,
+                               ThreadPool* pool, ResizeWorkspace* ws, int64_t min_work) {
+  const int threads = pool->threads();
+  if (threads <= 1 || plan.out_elems + product(plan.in_dims, plan.rank) < min_work)
+    return resize_execute(plan, x, y, ws);
+  // The checks of resize_execute(), in its order: tensors, layout, shared buffers.
+  OSW_RETURN_IF_ERROR(resize_check_tensors(plan, x, *y));
+  if (y->elements() == 0) return Status::Ok();
+  ResizeStepInfo info;
+  OSW_RETURN_IF_ERROR(resize_steps(plan, x.type, &info));
+  OSW_RETURN_IF_ERROR(resize_prepare_shared(plan, x.type, &ws[0]));
+  for (int s = 0; s < info.n; ++s) {
+    const int64_t units = info.units[s];
+    const int64_t tasks = parallel_tasks(units, threads);
+    TaskErrors errors(threads);
+    auto task = [&](int64_t t, int thread) {
+      int64_t begin, end;
+      task_range(units, tasks, t, &begin, &end);
+      Status st = resize_execute_range(plan, s, begin, end, x, y, &ws[0], &ws[thread]);
+      if (!st.ok()) errors.record(thread, t, std::move(st));
+    };
+    pool->run(tasks, task);
+    OSW_RETURN_IF_ERROR(errors.first());
+  }
+  return resize_finish(plan, y);
+}
+
+// ---- GridSample --------------------------------------------------------------------------------
+
+GridSampleSplit gridsample_split(const GridSamplePlan& plan, int threads) {
+  GridSampleSplit s;
+  s.n = plan.geo.n;
+  s.blocks = plan.blocks;
+  s.c = plan.geo.c;
+  if (threads <= 1 || plan.path == GridSamplePlan::Path::Nothing || s.n <= 0 || s.blocks <= 0 ||
+      s.c <= 0)
+    return s;
+  const int64_t want = threads * kTasksPerThread;
+  if (s.n >= want) {
+    s.n_chunks = want;
+  } else {
+    s.n_chunks = s.n;
+    s.b_chunks = std::min(s.blocks, (want + s.n - 1) / s.n);
+    // Fewer blocks than threads: the channels too, in just enough parts to give every thread
+    // a task (each part plans the same blocks again).
+    const int64_t parts = s.n * s.b_chunks;
+    if (parts < threads) s.c_chunks = std::min(s.c, (threads + parts - 1) / parts);
+  }
+  s.tasks = s.n_chunks * s.b_chunks * s.c_chunks;
+  return s;
+}
+
+GridSampleRange gridsample_task(const GridSampleSplit& split, int64_t t) {
+  GridSampleRange r;
+  const int64_t per_item = split.b_chunks * split.c_chunks;
+  task_range(split.n, split.n_chunks, t / per_item, &r.n_begin, &r.n_end);
+  const int64_t rem = t % per_item;
+  task_range(split.blocks, split.b_chunks, rem / split.c_chunks, &r.block_begin, &r.block_end);
+  task_range(split.c, split.c_chunks, rem % split.c_chunks, &r.c_begin, &r.c_end);
+  return r;
+}
+
+Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
+                               const TensorView& grid, TensorView* y, ThreadPool* pool,
+                               GridSampleWorkspace* ws, int64_t min_work) {
+  const int threads = pool->threads();
+  // Work: output elements times the taps of a location (a cubic one reads 4^r values).
+  const int64_t out = plan.geo.n * plan.geo.c * plan.geo.out_size;
+  const int64_t taps = plan.max_taps > 0 ? plan.max_taps : 1;
+  if (threads <= 1 || out < min_work / taps)
+    return gridsample_run(plan, gridsample_whole(plan), x, grid, y, &ws[0]);
+  const GridSampleSplit split = gridsample_split(plan, threads);
+  if (split.tasks <= 1) return gridsample_run(plan, gridsample_whole(plan), x, grid, y, &ws[0]);
+  TaskErrors errors(threads);
+  auto task = [&](int64_t t, int thread) {
+    Status st = gridsample_run(plan, gridsample_task(split, t), x, grid, y, &ws[thread]);
+    if (!st.ok()) errors.record(thread, t, std::move(st));
+  };
+  pool->run(split.tasks, task);
+  return errors.first();
+}
+
+}  // namespace osw

@@ -1,0 +1,163 @@
+// parallel.h: the thread pool of the synchronous API (issue 16), and the operators' runs on it.
+//
+// OSW_HAVE_THREADS is the one switch, as OSW_HAVE_SIMD is for SIMD (simd.h): 1 in a wasm build
+// with -pthread (__EMSCRIPTEN_PTHREADS__) and in a native build that defines OSW_THREADS=1
+// (with -pthread: tests/native's ASan and TSAN builds); 0 everywhere else (the default
+// single-threaded osw.wasm, the scalar native build). With 0 the pool is a stub that runs every
+// task on the caller and reports 1 thread, and no thread, mutex or atomic is referenced.
+//
+// ThreadPool: `threads - 1` workers started by set_threads() (never per call: in Emscripten
+// each one takes a Web Worker of the preloaded pool), the caller taking part as thread 0.
+// run(tasks, fn) calls fn(task, thread) once for every task in [0, tasks), each task claimed
+// by whichever thread takes the next number of an atomic counter, and returns when all are
+// done: its return is the barrier between the steps of a run. fn must not throw (the core is
+// built without exceptions); a task that fails records its Status for the caller, which
+// reports it after the barrier. The pool allocates nothing per call. A worker that finished a
+// job spins a little (the next step of a run follows within microseconds) before it sleeps
+// on a condition variable; the kernels take no lock.
+//
+// The pool owns no tensor memory. Who owns what in a threaded run (docs/architecture.md,
+// "Threads"): the plan is shared read only; each thread t has its own workspace ws[t];
+// resize's whole intermediates are in ws[0] (shared by the ranges of a step, which write
+// disjoint parts).
+#pragma once
+
+#include <cstdint>
+
+#if (defined(OSW_THREADS) && OSW_THREADS) || defined(__EMSCRIPTEN_PTHREADS__)
+#define OSW_HAVE_THREADS 1
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <pthread.h>
+#else
+#define OSW_HAVE_THREADS 0
+#endif
+
+#include "common.h"
+
+namespace osw {
+
+struct ResizePlan;
+struct ResizeWorkspace;
+struct GridSamplePlan;
+struct GridSampleRange;
+class GridSampleWorkspace;
+
+// The most threads one pool runs (the callers' workspace arrays have this many entries).
+constexpr int kMaxThreads = 64;
+
+class ThreadPool {
+ public:
+  using TaskFn = void (*)(void* ctx, int64_t task, int thread);
+
+  ThreadPool() = default;
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+  ~ThreadPool();  // stops and joins the workers
+
+  // Uses n threads from now on (n clamped to [1, kMaxThreads]; 1 in a build without
+  // threads): stops the workers, then starts n - 1 new ones. Returns the number in use,
+  // less than n if the system refused to start a thread.
+  int set_threads(int n);
+  int threads() const { return n_threads_; }
+
+  // Tests: when on, run() waits until every worker has entered a job before the caller
+  // claims any task, so that every job of more than one task runs on all threads at once
+  // (ThreadSanitizer then sees each step's ranges really concurrent). Never in the binding:
+  // a Web Worker that is not running yet would hold the caller.
+  void set_all_join(bool on) { all_join_ = on; }
+
+  // fn(ctx, task, thread) for every task in [0, tasks), thread in [0, threads()); returns
+  // when every task has run.
+  void run(int64_t tasks, TaskFn fn, void* ctx);
+
+  template <typename F>
+  void run(int64_t tasks, F& f) {
+    run(tasks, [](void* c, int64_t task, int thread) { (*static_cast<F*>(c))(task, thread); },
+        static_cast<void*>(&f));
+  }
+
+ private:
+  int n_threads_ = 1;
+  bool all_join_ = false;
+#if OSW_HAVE_THREADS
+  static void* worker_main(void* arg);
+  void worker_loop(int id);
+  struct WorkerArg {
+    ThreadPool* pool;
+    int id;
+  };
+  void work(int thread);  // claims and runs tasks of the current job
+  void stop_workers();
+
+  pthread_t workers_[kMaxThreads] = {};
+  WorkerArg args_[kMaxThreads] = {};
+  int n_workers_ = 0;
+
+  // The job: its function, context and task count, written by the caller while no worker
+  // is inside a job, then published by gen_ (odd: job (gen_ + 1) / 2 open; even: closed).
+  // A worker enters a job by counting itself in inside_ and then seeing gen_ still odd and
+  // new to it; the caller closes the job (gen_ even) once every task is claimed, then waits
+  // until inside_ is 0, so it never rewrites the job under a worker. All in sequentially
+  // consistent order (the close and the entry are a Dekker pair).
+  TaskFn fn_ = nullptr;
+  void* ctx_ = nullptr;
+  int64_t tasks_ = 0;
+  std::atomic<uint64_t> gen_{0};
+  std::atomic<int64_t> next_{0};    // the next task to claim
+  std::atomic<int> inside_{0};      // workers inside the current job
+  std::atomic<int> entered_{0};     // workers that entered the current job (set_all_join)
+  std::atomic<int> sleepers_{0};    // workers asleep on wake_ (or about to be)
+  std::atomic<bool> stop_{false};
+  // Sleep and wake-up after a short spin (kSpinMicros in parallel.cpp): wake_ for workers
+  // (a job was posted, or stop), done_ for the caller (the last worker left the job).
+  std::mutex mu_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+#endif
+};
+
+// ---- the operators on a pool -----------------------------------------------------------------
+
+// Below this many elements moved (input + output, summed over a run's steps for Resize), a
+// call runs on the caller alone: waking a worker costs more than the work would save
+// (docs/architecture.md, "Threads": the measurement).
+constexpr int64_t kParallelMinWork = 1 << 16;
+
+// Tasks per thread in one parallel step: more tasks than threads, so that an uneven split
+// (a step's last rows, a core another process takes) still balances.
+constexpr int64_t kTasksPerThread = 6;
+
+// How many tasks to cut `units` into for `threads` threads (1 when threads is 1).
+int64_t parallel_tasks(int64_t units, int threads);
+// The units [*begin, *end) of task t of `tasks` over `units` (contiguous, in order).
+void task_range(int64_t units, int64_t tasks, int64_t t, int64_t* begin, int64_t* end);
+
+// resize_execute() on the pool: the steps in order, each one's units split over the threads,
+// ws[t] the workspace of thread t (ws[0] also holds the shared intermediates), pool.threads()
+// of them. Runs of less than min_work (input + output elements) go to resize_execute(plan, x,
+// y, ws) on the caller (tests pass 0 to split any run). The bytes of y are those of
+// resize_execute() for any thread count.
+Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, TensorView* y,
+                               ThreadPool* pool, ResizeWorkspace* ws,
+                               int64_t min_work = kParallelMinWork);
+
+// gridsample_run(plan, gridsample_whole(plan), ...) on the pool, ws[t] per thread; runs of
+// less than min_work (output elements times a location's taps) on the caller alone.
+Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
+                               const TensorView& grid, TensorView* y, ThreadPool* pool,
+                               GridSampleWorkspace* ws, int64_t min_work = kParallelMinWork);
+
+// The split of the whole of Y into tasks for `threads` threads (exposed for tests): over batch
+// items when N alone gives enough tasks, else over blocks of each item, and over channels too
+// when there are fewer blocks than tasks wanted. Task t's range is gridsample_task(split, t).
+struct GridSampleSplit {
+  int64_t tasks = 1;
+  int64_t n_chunks = 1, b_chunks = 1, c_chunks = 1;  // chunks of items, blocks, channels
+  int64_t n = 0, blocks = 0, c = 0;                  // what is cut
+};
+GridSampleSplit gridsample_split(const GridSamplePlan& plan, int threads);
+GridSampleRange gridsample_task(const GridSampleSplit& split, int64_t t);
+
+}  // namespace osw

@@ -1,0 +1,244 @@
+// threads.test.mjs: createSampler({ threads }) in a browser (OSW_BROWSER: Chromium, Firefox or
+// WebKit), through the packed package's browser.mjs (issue 16).
+//
+// - A page served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy:
+//   require-corp (on every response: the page, browser.mjs, osw-mt.mjs, which the pool's workers run
+//   too, the wasm) is cross-origin isolated: createSampler({ threads: 4 }) runs on 4 threads; the 188
+//   conformance cases pass on it with the bytes of createSampler({ threads: 1 }), and so do
+//   larger cases past the core's work threshold (Resize, GridSample 2-D and 3-D, AffineGrid),
+//   computed in the page; a module worker of that page gets 2 threads too. No page errors.
+// - A page served without those headers is not isolated: createSampler({ threads: 4 }) runs on
+//   one thread without an error, the threaded build's files are never requested, and the
+//   conformance cases pass. No page errors, no console errors.
+// - WebKitGTK (Debian's 2.50) makes the page cross-origin isolated but does not expose
+//   SharedArrayBuffer there: the GLib ports of WebKit leave JavaScriptCore's useSharedArrayBuffer
+//   option off (WebKit bug 317847, "[GLIB] Enable SharedArrayBuffer in GLib-backed WebKit",
+//   open). The test asserts exactly that and the one-thread fallback, then runs the isolated
+//   page again in a WebKit started with JSC_useSharedArrayBuffer=1 (the option Safari has on
+//   for isolated pages), where it must get its 4 threads.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EXPECTED_CASES, compareTensors, loadCases } from '../js/onnx-cases.mjs';
+import { BLANK_PAGE, ENGINES, ISOLATION_HEADERS, b64, conformanceDir, currentEngine, openBrowser, packageDir, startStaticServer } from './helpers.mjs';
+
+const ENGINE = currentEngine();
+const LABEL = ENGINES[ENGINE];
+const ARRAYS = {
+  Float32Array, Float64Array, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array,
+  Int32Array, Uint32Array, BigInt64Array, BigUint64Array,
+};
+
+let isolated, plain, browser, pages;
+before(async () => {
+  // a module worker for the isolated page, beside the package
+  pages = mkdtempSync(join(tmpdir(), 'osw-threads-pages-'));
+  writeFileSync(join(pages, 'worker.mjs'), `
+    import { createSampler } from '/pkg/dist/browser.mjs';
+    const one = await createSampler({ threads: 1 });
+    const two = await createSampler({ threads: 2 });
+    const x = { type: 'float32', dims: [1, 3, 300, 400], data: new Float32Array(360000).map((_, i) => Math.sin(i * 0.01) * 50) };
+    const a = one.resize(x, { scales: [1, 1, 1.5, 1.5], mode: 'cubic' }).data;
+    const b = two.resize(x, { scales: [1, 1, 1.5, 1.5], mode: 'cubic' }).data;
+    let same = a.length === b.length;
+    for (let i = 0; same && i < a.length; i++) same = Object.is(a[i], b[i]);
+    postMessage({ isolated: self.crossOriginIsolated, threads: two.threads, same, n: a.length });
+    one.dispose();
+    two.dispose();
+  `);
+  const mounts = [['/pkg/', packageDir()], ['/pages/', pages]];
+  isolated = await startStaticServer(mounts, { errorHook: true, headers: ISOLATION_HEADERS });
+  plain = await startStaticServer(mounts, { errorHook: true });
+  browser = await openBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await isolated?.close();
+  await plain?.close();
+  if (pages) rmSync(pages, { recursive: true, force: true });
+});
+
+const wire = (t) => (t === null ? null : { type: t.type, dims: t.dims, array: t.data.constructor.name, bytes: b64.encode(t.data) });
+
+// In the page: the conformance cases through createSampler({ threads: 1 }) and ({ threads }),
+// the larger cases through both, and what the page knows. Outputs of the threaded sampler go
+// back for the comparison rule; each output of both samplers is compared bytewise in the page.
+async function pageRun({ cases, threads }) {
+  const { createSampler } = await import('/pkg/dist/browser.mjs');
+  const one = await createSampler({ threads: 1 });
+  const many = await createSampler({ threads });
+  const fromWire = (w) => {
+    if (w === null) return null;
+    const bin = atob(w.bytes);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return { type: w.type, dims: w.dims, data: new globalThis[w.array](bytes.buffer) };
+  };
+  const toWire = (t) => {
+    const u8 = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+    let s = '';
+    for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode.apply(null, u8.subarray(i, i + 0x8000));
+    return { type: t.type, dims: Array.from(t.dims, Number), array: t.data.constructor.name, bytes: btoa(s) };
+  };
+  const sameBytes = (a, b) => {
+    if (a.type !== b.type || String(a.dims) !== String(b.dims)) return false;
+    const x = new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength);
+    const y = new Uint8Array(b.data.buffer, b.data.byteOffset, b.data.byteLength);
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+    return true;
+  };
+  const call = (fn) => { try { return { out: fn() }; } catch (e) { return { error: `${e.name}: ${e.message}` }; } };
+  const outputs = cases.map((c) => {
+    const inputs = c.inputs.map(fromWire);
+    const node = { opType: c.op, opset: c.opset, attributes: c.attributes };
+    const a = call(() => one.run(node, inputs)), b = call(() => many.run(node, inputs));
+    if (a.error || b.error) return { error: a.error || b.error, same: a.error === b.error };
+    return { output: toWire(b.out[0]), same: sameBytes(a.out[0], b.out[0]) };
+  });
+  // larger cases (deterministic data), past the core's work threshold
+  let seed = 12345;
+  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const f32 = (dims, lo, hi) => ({ type: 'float32', dims, data: Float32Array.from({ length: dims.reduce((p, d) => p * d, 1) }, () => lo + (hi - lo) * rand()) });
+  const u8 = (dims) => ({ type: 'uint8', dims, data: Uint8Array.from({ length: dims.reduce((p, d) => p * d, 1) }, () => Math.floor(256 * rand())) });
+  const img = f32([1, 3, 240, 320], -50, 50), bytes = u8([1, 3, 240, 320]);
+  const grid2 = f32([1, 256, 192, 2], -1.1, 1.1), grid3 = f32([1, 16, 48, 48, 3], -1.1, 1.1);
+  const vol = f32([1, 2, 10, 24, 24], -5, 5);
+  // [name, call, elements of its inputs]
+  const big = [
+    ['resize linear x1.7', (s) => s.resize(img, { scales: [1, 1, 1.7, 1.7], mode: 'linear' }), [img]],
+    ['resize cubic antialias x0.4', (s) => s.resize(img, { scales: [1, 1, 0.4, 0.4], mode: 'cubic', antialias: true }), [img]],
+    ['resize nearest x2 floor', (s) => s.resize(img, { scales: [1, 1, 2, 2], mode: 'nearest', nearestMode: 'floor' }), [img]],
+    ['resize uint8 linear x1.5', (s) => s.resize(bytes, { scales: [1, 1, 1.5, 1.5], mode: 'linear' }), [bytes]],
+    ['resize uint8 cubic sizes', (s) => s.resize(bytes, { sizes: [1, 3, 500, 333], mode: 'cubic' }), [bytes]],
+    ['resize crop box', (s) => s.resize(img, { sizes: [1, 3, 400, 400], mode: 'linear', coordinateTransformationMode: 'tf_crop_and_resize', roi: [0, 0, -0.1, 0.2, 1, 1, 0.9, 1.3], extrapolationValue: 7 }), [img]],
+    ['gridSample 2-D linear zeros', (s) => s.gridSample(img, grid2, { mode: 'linear' }), [img, grid2]],
+    ['gridSample 2-D cubic reflection', (s) => s.gridSample(img, grid2, { mode: 'cubic', paddingMode: 'reflection' }), [img, grid2]],
+    ['gridSample 2-D nearest border aligned', (s) => s.gridSample(img, grid2, { mode: 'nearest', paddingMode: 'border', alignCorners: true }), [img, grid2]],
+    ['gridSample 3-D linear', (s) => s.gridSample(vol, grid3, { mode: 'linear' }), [vol, grid3]],
+    ['gridSample 3-D nearest border', (s) => s.gridSample(vol, grid3, { mode: 'nearest', paddingMode: 'border' }), [vol, grid3]],
+    ['affineGrid 2-D', (s) => s.affineGrid({ type: 'float32', dims: [2, 2, 3], data: new Float32Array([1, 0.2, 0.1, -0.3, 0.9, 0, 0.5, 0, 0, 0, 0.5, 0.2]) }, [2, 3, 300, 280]), []],
+    ['affineGrid 3-D', (s) => s.affineGrid({ type: 'float64', dims: [1, 3, 4], data: new Float64Array([1, 0.1, 0, 0, 0, 1, 0.2, 0, 0.1, 0, 1, 0.3]) }, [1, 1, 30, 60, 60], { alignCorners: true }), []],
+  ];
+  const bigResults = big.map(([name, fn, ins]) => {
+    const a = call(() => fn(one)), b = call(() => fn(many));
+    const moved = (a.out ? a.out.data.length : 0) + ins.reduce((n, t) => n + t.data.length, 0);
+    return { name, error: a.error || b.error, same: !a.error && !b.error && sameBytes(a.out, b.out), moved };
+  });
+  const result = {
+    isolated: globalThis.crossOriginIsolated === true, sab: typeof SharedArrayBuffer === 'function',
+    threads: many.threads, one: one.threads, outputs, big: bigResults, userAgent: navigator.userAgent,
+  };
+  one.dispose();
+  many.dispose();
+  return result;
+}
+
+function checkConformance(t, cases, res) {
+  let passed = 0;
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i], r = res.outputs[i];
+    const what = `${c.set}/${c.name}`;
+    assert.ok(!r.error, `${what} threw ${r.error}`);
+    assert.equal(r.same, true, `${what}: threads ${res.threads} gave other bytes than threads 1`);
+    const w = r.output;
+    const buf = Buffer.from(w.bytes, 'base64');
+    const data = new ARRAYS[w.array](buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+    const mismatch = compareTensors({ type: w.type, dims: w.dims, data }, c.expected);
+    assert.equal(mismatch, null, `${what}: ${mismatch}`);
+    passed++;
+  }
+  assert.equal(passed, EXPECTED_CASES);
+  return passed;
+}
+
+const payload = () => {
+  const cases = loadCases(conformanceDir());
+  return { cases, wire: cases.map((c) => ({ op: c.op, opset: c.opset, attributes: c.attributes, inputs: c.inputs.map(wire) })) };
+};
+
+// The isolated page in `b`; `expectSab`: whether this browser exposes SharedArrayBuffer there.
+async function isolatedPage(t, b, expectSab) {
+  const { cases, wire: w } = payload();
+  const page = await b.newPage();
+  const label = `${LABEL}${expectSab && ENGINE === 'webkit' ? ' (JSC_useSharedArrayBuffer=1)' : ''}`;
+  try {
+    await page.goto(isolated.url + BLANK_PAGE);
+    const probe = await page.evaluate(() => ({ isolated: globalThis.crossOriginIsolated, sab: typeof SharedArrayBuffer, ua: navigator.userAgent }));
+    t.diagnostic(`${label} ${b.version}: crossOriginIsolated ${probe.isolated}, SharedArrayBuffer ${probe.sab} (${probe.ua})`);
+    assert.equal(probe.isolated, true, `${label} did not make the page cross-origin isolated although it was served with ` +
+      `COOP same-origin and COEP require-corp (crossOriginIsolated ${probe.isolated}, SharedArrayBuffer ${probe.sab})`);
+    assert.equal(probe.sab, expectSab ? 'function' : 'undefined', expectSab
+      ? `${label} has no SharedArrayBuffer in a cross-origin isolated page`
+      : `${label} now exposes SharedArrayBuffer to cross-origin isolated pages (WebKit bug 317847 fixed?): expect threads there`);
+    const threads = expectSab ? 4 : 1;
+    if (!expectSab) t.diagnostic(`${label} does not expose SharedArrayBuffer to a cross-origin isolated page (WebKit bug 317847, GLib ports): createSampler({ threads: 4 }) must run on 1 thread there`);
+    const t0 = Date.now();
+    const res = await page.evaluate(pageRun, { cases: w, threads: 4 });
+    t.diagnostic(`${cases.length} conformance cases and ${res.big.length} larger cases on threads 1 and ${res.threads} in ${Date.now() - t0} ms`);
+    assert.equal(res.threads, threads, 'sampler.threads');
+    assert.equal(res.one, 1);
+    checkConformance(t, cases, res);
+    for (const c of res.big) {
+      assert.ok(!c.error, `${c.name}: ${c.error}`);
+      assert.ok(c.moved >= 65536, `${c.name}: ${c.moved} elements in and out, below the core's work threshold (65536)`);
+      assert.equal(c.same, true, `${c.name}: threads ${res.threads} gave other bytes than threads 1`);
+    }
+    // a module worker of the isolated page is isolated too and gets its threads
+    const worker = await page.evaluate(() => new Promise((resolve) => {
+      const wk = new Worker('/pages/worker.mjs', { type: 'module' });
+      wk.onmessage = (e) => { resolve(e.data); wk.terminate(); };
+      wk.onerror = (e) => resolve({ error: e.message || 'worker error' });
+    }));
+    assert.ok(!worker.error, worker.error);
+    assert.deepEqual(worker, { isolated: true, threads: expectSab ? 2 : 1, same: true, n: 3 * 450 * 600 });
+    assert.deepEqual(await page.errors(), []);
+    const mt = isolated.requests.filter(([, u]) => /osw-mt/.test(u));
+    if (expectSab) {
+      for (const f of ['osw-mt.mjs', 'osw-mt.wasm'])
+        assert.ok(mt.some(([status, u]) => status === 200 && u.endsWith(f)), `${f} was fetched`);
+    } else {
+      assert.deepEqual(mt, [], 'without SharedArrayBuffer no file of the threaded build is requested');
+    }
+  } finally {
+    await page.close();
+  }
+}
+
+test(`${LABEL}: a cross-origin isolated page runs createSampler({ threads: 4 }) on 4 threads, with the bytes of 1 thread` +
+  (ENGINE === 'webkit' ? ' (WebKitGTK: on 1, it has no SharedArrayBuffer; on 4 with JSC_useSharedArrayBuffer=1)' : ''), async (t) => {
+  if (ENGINE !== 'webkit') return isolatedPage(t, browser, true);
+  await isolatedPage(t, browser, false);
+  // WebKitWebDriver passes its environment to MiniBrowser and its web process
+  process.env.JSC_useSharedArrayBuffer = '1';
+  const withSab = await openBrowser();
+  delete process.env.JSC_useSharedArrayBuffer;
+  try {
+    await isolatedPage(t, withSab, true);
+  } finally {
+    await withSab.close();
+  }
+});
+
+test(`${LABEL}: a page that is not cross-origin isolated runs createSampler({ threads: 4 }) on 1 thread, without errors, and never fetches the threaded build`, async (t) => {
+  const { cases, wire: w } = payload();
+  const page = await browser.newPage();
+  try {
+    await page.goto(plain.url + BLANK_PAGE);
+    const res = await page.evaluate(pageRun, { cases: w, threads: 4 });
+    assert.equal(res.isolated, false);
+    assert.equal(res.threads, 1, 'sampler.threads');
+    checkConformance(t, cases, res);
+    for (const c of res.big) {
+      assert.ok(!c.error, `${c.name}: ${c.error}`);
+      assert.equal(c.same, true, c.name);
+    }
+    assert.deepEqual(await page.errors(), []);
+    assert.deepEqual(plain.requests.filter(([, u]) => /osw-mt/.test(u)), [], 'no file of the threaded build was requested');
+    t.diagnostic(`${LABEL}: not isolated (SharedArrayBuffer ${res.sab ? 'exists' : 'does not exist'}): threads ${res.threads}`);
+  } finally {
+    await page.close();
+  }
+});
