@@ -5,20 +5,25 @@
 // operator method gives the bytes of the synchronous sampler (also from an ImageData, an
 // ImageBitmap and a <canvas> for the image helpers), bad calls reject with the sync
 // sampler's class and message, calls in flight at once settle in order, transfer: true
-// detaches the inputs, dispose() rejects calls in flight; no console error.
+// detaches the inputs, dispose() rejects calls in flight; no console error. Then a page
+// served cross-origin isolated (COOP/COEP): createSampler({ worker: true, threads: 2 })
+// computes on 2 threads where the engine gives the page SharedArrayBuffer (else 1), with
+// the bytes of the page's 1-thread synchronous sampler.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BLANK_PAGE, ENGINES, currentEngine, openBrowser, packageDir, startStaticServer } from './helpers.mjs';
+import { BLANK_PAGE, ENGINES, ISOLATION_HEADERS, currentEngine, openBrowser, packageDir, startStaticServer } from './helpers.mjs';
 
 const LABEL = ENGINES[currentEngine()];
-let server, browser;
+let server, isolated, browser;
 before(async () => {
   server = await startStaticServer([['/pkg/', packageDir()]], { errorHook: true });
+  isolated = await startStaticServer([['/pkg/', packageDir()]], { errorHook: true, headers: ISOLATION_HEADERS });
   browser = await openBrowser();
 });
 after(async () => {
   await browser?.close();
   await server?.close();
+  await isolated?.close();
 });
 
 // Runs in the page; returns a report the test checks.
@@ -154,6 +159,46 @@ test(`${LABEL}: the worker API in a page without cross-origin isolation: 1 threa
   assert.equal(r.afterDispose, 'Error: sampler: its sampler was disposed (sampler.dispose()); create a new one with createSampler()');
   const paths = server.requests.map(([s, u]) => `${s} ${u}`);
   for (const f of ['worker-client.mjs', 'worker.mjs']) assert.ok(paths.includes(`200 /pkg/dist/${f}`), `${f} was fetched: ${paths.join(', ')}`);
+  assert.deepEqual(await page.errors(), []);
+  assert.deepEqual(await page.evaluate(() => window.__oswErrors), []);
+  await page.close();
+});
+
+test(`${LABEL}: in a cross-origin isolated page, a worker sampler with threads: 2 uses them, with the bytes of one thread`, async (t) => {
+  const page = await browser.newPage();
+  await page.goto(isolated.url + BLANK_PAGE);
+  const r = await page.evaluate(async (url) => {
+    try {
+      const { createSampler } = await import(url);
+      const sync = await createSampler();
+      const ws = await createSampler({ worker: true, threads: 2 });
+      let seed = 3;
+      const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
+      const x = { type: 'float32', dims: [1, 3, 160, 200], data: Float32Array.from({ length: 96000 }, rnd) };
+      const px = { type: 'uint8', dims: [1, 270, 480, 4], data: Uint8Array.from({ length: 518400 }, () => Math.floor(rnd() * 256)) };
+      const g = { type: 'float32', dims: [1, 120, 150, 2], data: Float32Array.from({ length: 36000 }, () => rnd() * 2.2 - 1.1) };
+      const calls = [
+        (s) => s.resize(x, { scales: [1, 1, 2, 2], mode: 'cubic' }),
+        (s) => s.resize(px, { sizes: [540, 960], axes: [1, 2], mode: 'linear' }),
+        (s) => s.gridSample(x, g, { mode: 'linear', paddingMode: 'border' }),
+      ];
+      const same = [];
+      for (const c of calls) {
+        const a = c(sync), b = await c(ws);
+        same.push(a.data.length === b.data.length && a.data.every((v, i) => Object.is(v, b.data[i])) && a.dims.join() === b.dims.join());
+      }
+      const out = { isolated: globalThis.crossOriginIsolated, sab: typeof SharedArrayBuffer === 'function', threads: ws.threads, syncThreads: sync.threads, same };
+      ws.dispose();
+      return out;
+    } catch (e) {
+      return { failure: String(e && e.stack || e) };
+    }
+  }, `${isolated.url}/pkg/dist/browser.mjs`);
+  assert.equal(r.failure, undefined, r.failure);
+  t.diagnostic(`${LABEL}: isolated ${r.isolated}, SharedArrayBuffer ${r.sab}, worker sampler threads ${r.threads}`);
+  assert.equal(r.isolated, true);
+  assert.equal(r.threads, r.sab ? 2 : 1, 'two threads where the page has shared memory');
+  assert.deepEqual(r.same, [true, true, true]);
   assert.deepEqual(await page.errors(), []);
   assert.deepEqual(await page.evaluate(() => window.__oswErrors), []);
   await page.close();

@@ -329,7 +329,7 @@ test('bad createSampler options and a wasm that does not load reject as the sync
     { maxBytes: 0 }, { maxBytes: 'big' }, { maxBytes: 1.5 }, { wasmBinary: 'abc' }, { wasmBinary: new Uint8Array([1, 2, 3]) },
     { wasmBinary: new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 9, 9]) }, { wasmUrl: 42 },
     { wasmUrl: path.join(tmpdir(), 'no-such-dir-osw', 'osw.wasm') }, { wasmUrl: 'relative/missing.wasm' }, { wasmUrl: pathToFileURL('/nonexistent/osw.wasm') },
-    { wasmBinary: new Uint8Array(0) }, { bogus: 1 },
+    { wasmBinary: new Uint8Array(0) }, { bogus: 1 }, { threads: 0 }, { threads: 'two' }, { threads: 2.5 },
   ];
   for (const o of cases) {
     let se = null, we = null;
@@ -523,4 +523,33 @@ test('large inputs (copied through staging buffers the worker returns) give the 
   await same('large partial view', (s) => s.resize(part, { sizes: [1, 1, 100, 100] }));
   const sq = make(256, 256);
   await same('same array as X and grid', (s) => s.gridSample(sq, { type: 'float32', dims: [1, 128, 256, 2], data: sq.data }));
+});
+
+test('threads: the worker\'s sampler computes on the threads asked for, with the bytes of one thread', async () => {
+  const t2 = await mod.createSampler({ worker: true, threads: 2 });
+  const s2 = await mod.createSampler({ threads: 2 });
+  assert.equal(t2.threads, s2.threads, 'the same count as a synchronous sampler asking for 2');
+  assert.equal(t2.threads, 2, 'Node has shared memory: 2 threads');
+  const r = rngOf(99);
+  const x = randomTensor(r, 'float32', [1, 3, 200, 240]);
+  const w7 = randomTensor(r, 'uint8', [1, 270, 480, 4]);
+  const g = randomTensor(r, 'float32', [1, 150, 170, 2]);
+  for (let i = 0; i < g.data.length; i++) g.data[i] = g.data[i] / 3;
+  const cases = [
+    (s) => s.resize(x, { scales: [1, 1, 2, 2], mode: 'cubic' }),
+    (s) => s.resize(w7, { sizes: [540, 960], axes: [1, 2], mode: 'linear' }),
+    (s) => s.resize(x, { sizes: [1, 3, 50, 60], mode: 'linear', antialias: true }),
+    (s) => s.gridSample(x, g, { mode: 'cubic', paddingMode: 'reflection' }),
+  ];
+  for (const [i, c] of cases.entries())
+    assert.deepEqual(shape(await c(t2)), shape(c(sync)), `case ${i}: 2 threads in the worker, 1 in the sync sampler`);
+  t2.dispose();
+  s2.dispose();
+  const r2 = runScript('mjs', `
+const s = await createSampler({ worker: true, threads: 2 });
+const y = await s.resize({ type: 'float32', dims: [1, 3, 300, 300], data: new Float32Array(270000).fill(1) }, { scales: [1, 1, 2, 2], mode: 'cubic' });
+console.log('done', s.threads, y.data.length);`);
+  assert.equal(r2.error, undefined, 'a script with a threaded worker sampler exits by itself');
+  assert.equal(r2.status, 0, r2.stderr);
+  assert.equal(r2.stdout, 'done 2 1080000\n');
 });
