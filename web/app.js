@@ -573,7 +573,10 @@ window.__demo = {
 syncControls();
 window.__demo.ready = (async () => {
   try {
-    state.sampler = state.workerSampler = await createSampler({ worker: true });
+    // As many threads as cores, where the page may use them (cross-origin isolated: npm start
+    // serves it so); elsewhere the worker's sampler has one.
+    const cores = Math.min(navigator.hardwareConcurrency || 1, 16);
+    state.sampler = state.workerSampler = await createSampler({ worker: true, threads: cores });
     showWhere();
   } catch (e) {
     setStatus('error', `Could not load the WebAssembly module: ${e.message}`);

