@@ -77,6 +77,16 @@ async function measure({ createSampler, runs, yieldLoop }) {
     }
     return { callMs: median(calls), callMinMs: Math.min(...calls), callMaxMs: Math.max(...calls), gapMs: median(gaps), gapMinMs: Math.min(...gaps), gapMaxMs: Math.max(...gaps) };
   }
+  // the probe alone (no call) for as long as a call: what the machine itself costs it
+  const idle = [];
+  for (let r = 0; r < runs; r++) {
+    let last = now(), maxGap = 0;
+    const t0 = now();
+    await yieldLoop(() => { const t = now(); if (t - last > maxGap) maxGap = t - last; last = t; return t - t0 < out.w7WorkerMs; });
+    idle.push(maxGap);
+  }
+  out.idleGapMs = median(idle);
+  out.idleGapMaxMs = Math.max(...idle);
   out.blockedCopy = await blocked(ws, false);
   out.blockedTransfer = await blocked(wt, true);
   ws.dispose(); wt.dispose(); sync.dispose();
@@ -88,6 +98,7 @@ function report(where, r) {
   console.log(`\n${where} (worker sampler: ${r.threads} thread${r.threads === 1 ? '' : 's'})`);
   console.log(`  overhead case (Resize nearest f32 1x1x4x4 -> 8x8): sync ${f(r.tinySyncUs)} us/call, worker ${f(r.tinyWorkerUs)} us/call`);
   console.log(`  W7a (uint8 RGBA 1080x1920 -> 2160x3840 linear): sync ${f(r.w7SyncMs)} ms, worker ${f(r.w7WorkerMs)} ms (inputs copied), ${f(r.w7TransferMs)} ms (transfer: true)`);
+  console.log(`  the probe alone, no call (the machine's own noise): longest gap ${f(r.idleGapMs)} ms (max ${f(r.idleGapMaxMs)})`);
   for (const [k, label] of [['blockedCopy', 'inputs copied'], ['blockedTransfer', 'transfer: true']]) {
     const b = r[k];
     console.log(`  calling thread blocked during a W7a worker call (${label}): the call itself ${f(b.callMs)} ms (min ${f(b.callMinMs)}, max ${f(b.callMaxMs)}), ` +
