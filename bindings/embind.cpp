@@ -59,8 +59,8 @@ constexpr int32_t kParamSlots[] = {OSW_PARAM_BLOCK(OSW_SLOT_FIRST, OSW_SLOT_FIRS
 
 // Everything a call leaves behind for the next one, with one owner: the parameter block,
 // the last message, the allocation limit, the Resize plan cache, the GridSample call's
-// views, and the thread pool with one workspace per thread. One per wasm instance (created with it); release() returns the heap to what the
-// module itself holds.
+// views, and the thread pool with one workspace per thread. One per wasm instance (created
+// with it); release() returns the heap to what the module itself holds (but the threads).
 struct Instance {
   double block[kBlockSize] = {};
   std::string error;
@@ -241,6 +241,9 @@ int exec_grid_sample(uintptr_t x_ptr, uintptr_t grid_ptr, uintptr_t y_ptr) {
   tuning.max_bytes = g_inst.max_bytes;
   Status st = gridsample_plan(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, g_inst.gs_y,
                               tuning, &plan);
+  // On several threads, a grid of too few blocks to share is planned again in smaller ones.
+  if (st.ok() && gridsample_parallel_blocks(plan, g_inst.pool.threads(), &tuning))
+    st = gridsample_plan(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, g_inst.gs_y, tuning, &plan);
   if (st.ok())
     st = gridsample_run_parallel(plan, g_inst.gs_x, g_inst.gs_grid, &g_inst.gs_y, &g_inst.pool,
                                  g_inst.gs_ws);
@@ -273,10 +276,12 @@ void set_allocation_limit(double bytes) {
 void release_caches() { g_inst.release(); }
 
 // setThreads(n): this instance's calls may use n threads from now on (n < 1 counts as 1);
-// starts or stops the pool's workers (in a threaded wasm build each takes a Web Worker of
-// the preloaded pool, so n - 1 must not pass the pool's size). Returns the number in use:
-// always 1 in a build without threads, fewer than n if a thread could not start. The
-// workspaces of threads no longer used are freed.
+// stops the pool's workers and starts n - 1 (in a threaded wasm build each takes a Web
+// Worker of the preloaded pool: n - 1 must not pass PTHREAD_POOL_SIZE, since a thread whose
+// Worker is still loading cannot start before the caller returns to the event loop, and
+// the next setThreads would wait for it forever). Returns the number in use: always 1 in a
+// build without threads, fewer than n if a thread could not start. The workspaces of
+// threads no longer used are freed. Each thread's stack (256 KiB) comes from the heap.
 int set_threads(int n) {
   const int used = g_inst.pool.set_threads(n < 1 ? 1 : n);
   g_inst.reset_workspaces(used);
@@ -351,7 +356,8 @@ int plan_affine_grid() {
 int exec_affine_grid(uintptr_t theta_ptr, uintptr_t grid_ptr) {
   g_inst.ag_theta.data = reinterpret_cast<void*>(theta_ptr);
   g_inst.ag_grid.data = reinterpret_cast<void*>(grid_ptr);
-  Status st = affinegrid(g_inst.ag_attrs, g_inst.ag_theta, g_inst.ag_size, g_inst.ag_n_size, &g_inst.ag_grid);
+  Status st = affinegrid_parallel(g_inst.ag_attrs, g_inst.ag_theta, g_inst.ag_size, g_inst.ag_n_size,
+                                  &g_inst.ag_grid, &g_inst.pool);
   return st.ok() ? 0 : fail(st);
 }
 

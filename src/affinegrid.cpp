@@ -61,29 +61,31 @@ void load_theta(const TensorView& theta, int64_t n, int count, double* t) {
   }
 }
 
-// sp = {D, H, W} (D = 1 for 2-D); r = 2 or 3 output values per location.
+// sp = {D, H, W} (D = 1 for 2-D); r = 2 or 3 output values per location. Rows [begin, end)
+// of the grid's N * D * H rows of W locations (a row's values do not depend on the others).
 template <typename T>
 void fill(const AffineGridAttrs& attrs, const TensorView& theta, int r, const int64_t sp[3],
-          T* out) {
-  const int64_t N = theta.dims[0];
+          int64_t begin, int64_t end, T* grid) {
   const int cols = r + 1;
-  for (int64_t n = 0; n < N; ++n) {
-    double t[12];
-    load_theta(theta, n, r * cols, t);
-    for (int64_t d = 0; d < sp[0]; ++d) {
-      const double z = r == 3 ? ag::base_coordinate(d, sp[0], attrs.align_corners) : 0.0;
-      for (int64_t h = 0; h < sp[1]; ++h) {
-        const double y = ag::base_coordinate(h, sp[1], attrs.align_corners);
-        for (int64_t w = 0; w < sp[2]; ++w) {
-          const double x = ag::base_coordinate(w, sp[2], attrs.align_corners);
-          // theta row . (x, y[, z], 1), summed left to right as the reference's product.
-          for (int row = 0; row < r; ++row) {
-            const double* tr = t + row * cols;
-            double s = tr[0] * x + tr[1] * y;
-            if (r == 3) s += tr[2] * z;
-            put(out++, s + tr[r]);
-          }
-        }
+  T* out = grid + begin * sp[2] * r;
+  int64_t loaded = -1;
+  double t[12];
+  for (int64_t i = begin; i < end; ++i) {
+    const int64_t n = i / (sp[0] * sp[1]), d = i / sp[1] % sp[0], h = i % sp[1];
+    if (n != loaded) {
+      load_theta(theta, n, r * cols, t);
+      loaded = n;
+    }
+    const double z = r == 3 ? ag::base_coordinate(d, sp[0], attrs.align_corners) : 0.0;
+    const double y = ag::base_coordinate(h, sp[1], attrs.align_corners);
+    for (int64_t w = 0; w < sp[2]; ++w) {
+      const double x = ag::base_coordinate(w, sp[2], attrs.align_corners);
+      // theta row . (x, y[, z], 1), summed left to right as the reference's product.
+      for (int row = 0; row < r; ++row) {
+        const double* tr = t + row * cols;
+        double s = tr[0] * x + tr[1] * y;
+        if (r == 3) s += tr[2] * z;
+        put(out++, s + tr[r]);
       }
     }
   }
@@ -130,20 +132,55 @@ Status affinegrid_output_shape(const TensorView& theta, const int64_t* size, int
   return Status::Ok();
 }
 
-Status affinegrid(const AffineGridAttrs& attrs, const TensorView& theta, const int64_t* size,
-                  int n_size, TensorView* grid) {
+namespace {
+
+// grid's type and dims against theta and size (what affinegrid_output_shape gives).
+Status check_grid(const TensorView& theta, const int64_t* size, int n_size, const TensorView& grid) {
   TensorView expect;
   OSW_RETURN_IF_ERROR(affinegrid_output_shape(theta, size, n_size, &expect));
-  bool same = grid->type == expect.type && grid->rank == expect.rank;
-  for (int i = 0; same && i < expect.rank; ++i) same = grid->dims[i] == expect.dims[i];
+  bool same = grid.type == expect.type && grid.rank == expect.rank;
+  for (int i = 0; same && i < expect.rank; ++i) same = grid.dims[i] == expect.dims[i];
   if (!same) return Status::Range("grid: the output's type or dims differ from the computed ones");
+  return Status::Ok();
+}
+
+// Rows [begin, end) of a checked grid.
+void fill_rows(const AffineGridAttrs& attrs, const TensorView& theta, const int64_t* size,
+               int n_size, TensorView* grid, int64_t begin, int64_t end) {
   const int r = n_size - 2;
   const int64_t sp[3] = {r == 3 ? size[2] : 1, size[n_size - 2], size[n_size - 1]};
   switch (theta.type) {
-    case DType::Float32: fill(attrs, theta, r, sp, static_cast<float*>(grid->data)); break;
-    case DType::Float64: fill(attrs, theta, r, sp, static_cast<double*>(grid->data)); break;
-    default: fill(attrs, theta, r, sp, static_cast<uint16_t*>(grid->data)); break;
+    case DType::Float32: fill(attrs, theta, r, sp, begin, end, static_cast<float*>(grid->data)); break;
+    case DType::Float64: fill(attrs, theta, r, sp, begin, end, static_cast<double*>(grid->data)); break;
+    default: fill(attrs, theta, r, sp, begin, end, static_cast<uint16_t*>(grid->data)); break;
   }
+}
+
+}  // namespace
+
+Status affinegrid(const AffineGridAttrs& attrs, const TensorView& theta, const int64_t* size,
+                  int n_size, TensorView* grid) {
+  OSW_RETURN_IF_ERROR(check_grid(theta, size, n_size, *grid));
+  // Every row: N * (D *) H, a product of the grid's dims (checked: no overflow).
+  const int64_t rows = grid->dims[0] * (n_size == 5 ? size[2] * size[3] : size[2]);
+  if (size[n_size - 1] > 0) fill_rows(attrs, theta, size, n_size, grid, 0, rows);
+  return Status::Ok();
+}
+
+int64_t affinegrid_row_count(const int64_t* size, int n_size) {
+  if (n_size != 4 && n_size != 5) return 0;
+  int64_t rows = 1;  // N * (D) * H, each < 2^63 when the grid's shape checks out
+  for (int i = 0; i < n_size - 1; ++i)
+    if (i != 1 && !checked_mul(rows, size[i] < 0 ? 0 : size[i], &rows)) return 0;
+  return rows;
+}
+
+Status affinegrid_rows(const AffineGridAttrs& attrs, const TensorView& theta, const int64_t* size,
+                       int n_size, TensorView* grid, int64_t begin, int64_t end) {
+  OSW_RETURN_IF_ERROR(check_grid(theta, size, n_size, *grid));
+  if (begin < 0 || end > affinegrid_row_count(size, n_size) || begin > end)
+    return Status::Range("grid: rows outside the grid");
+  if (begin < end && size[n_size - 1] > 0) fill_rows(attrs, theta, size, n_size, grid, begin, end);
   return Status::Ok();
 }
 

@@ -35,6 +35,14 @@ Status affinegrid_output_shape(const TensorView& theta, const int64_t* size, int
 Status affinegrid(const AffineGridAttrs& attrs, const TensorView& theta, const int64_t* size,
                   int n_size, TensorView* grid);
 
+// The same in parts (threads, src/parallel.h): the grid's rows are its N * (D *) H rows of W
+// locations; affinegrid_rows() checks what affinegrid() checks and computes rows
+// [begin, end) alone, each value as the whole call computes it. affinegrid_row_count() is
+// 0 for a size that is not 4 or 5 values.
+int64_t affinegrid_row_count(const int64_t* size, int n_size);
+Status affinegrid_rows(const AffineGridAttrs& attrs, const TensorView& theta, const int64_t* size,
+                       int n_size, TensorView* grid, int64_t begin, int64_t end);
+
 namespace ag {
 
 // The normalised coordinate of index i on an axis of n points (0 <= i < n):

@@ -34,18 +34,15 @@
 #define OSW_HAVE_THREADS 0
 #endif
 
+#include "affinegrid.h"
 #include "common.h"
+#include "gridsample.h"
+#include "resize.h"
 
 namespace osw {
 
-struct ResizePlan;
-struct ResizeWorkspace;
-struct GridSamplePlan;
-struct GridSampleRange;
-class GridSampleWorkspace;
-
 // The most threads one pool runs (the callers' workspace arrays have this many entries).
-constexpr int kMaxThreads = 64;
+constexpr int kMaxThreads = OSW_HAVE_THREADS ? 64 : 1;
 
 class ThreadPool {
  public:
@@ -54,12 +51,15 @@ class ThreadPool {
   ThreadPool() = default;
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
-  ~ThreadPool();  // stops and joins the workers
-
   // Uses n threads from now on (n clamped to [1, kMaxThreads]; 1 in a build without
   // threads): stops the workers, then starts n - 1 new ones. Returns the number in use,
   // less than n if the system refused to start a thread.
+#if OSW_HAVE_THREADS
+  ~ThreadPool();  // stops and joins the workers
   int set_threads(int n);
+#else
+  int set_threads(int) { return 1; }
+#endif
   int threads() const { return n_threads_; }
 
   // Tests: when on, run() waits until every worker has entered a job before the caller
@@ -70,7 +70,13 @@ class ThreadPool {
 
   // fn(ctx, task, thread) for every task in [0, tasks), thread in [0, threads()); returns
   // when every task has run.
+#if OSW_HAVE_THREADS
   void run(int64_t tasks, TaskFn fn, void* ctx);
+#else
+  void run(int64_t tasks, TaskFn fn, void* ctx) {
+    for (int64_t t = 0; t < tasks; ++t) fn(ctx, t, 0);
+  }
+#endif
 
   template <typename F>
   void run(int64_t tasks, F& f) {
@@ -120,34 +126,27 @@ class ThreadPool {
 
 // ---- the operators on a pool -----------------------------------------------------------------
 
-// Below this many elements moved (input + output, summed over a run's steps for Resize), a
-// call runs on the caller alone: waking a worker costs more than the work would save
-// (docs/architecture.md, "Threads": the measurement).
-constexpr int64_t kParallelMinWork = 1 << 16;
+// Below these amounts of work a call runs on the caller alone: waking a worker and cutting
+// the steps costs more than the second core would save (docs/architecture.md, "Threads":
+// the measurement). Resize: input + output elements, times 4 for linear and cubic (a
+// nearest element costs a few times less than an interpolated one). GridSample: output
+// elements (a location costs 10-25 ns on every path, much more than a Resize element).
+constexpr int64_t kResizeMinWork = int64_t(1) << 18;
+constexpr int64_t kGridSampleMinWork = int64_t(1) << 13;
+// AffineGrid: grid locations (3-9 ns each natively).
+constexpr int64_t kAffineGridMinWork = int64_t(1) << 15;
 
 // Tasks per thread in one parallel step: more tasks than threads, so that an uneven split
 // (a step's last rows, a core another process takes) still balances.
 constexpr int64_t kTasksPerThread = 6;
+// GridSample's 2-D fast path: each range loses the overlap of planning and gathers on its
+// first block, so 2 per thread (gridsample_split).
+constexpr int64_t kFastTasksPerThread = 2;
 
 // How many tasks to cut `units` into for `threads` threads (1 when threads is 1).
 int64_t parallel_tasks(int64_t units, int threads);
 // The units [*begin, *end) of task t of `tasks` over `units` (contiguous, in order).
 void task_range(int64_t units, int64_t tasks, int64_t t, int64_t* begin, int64_t* end);
-
-// resize_execute() on the pool: the steps in order, each one's units split over the threads,
-// ws[t] the workspace of thread t (ws[0] also holds the shared intermediates), pool.threads()
-// of them. Runs of less than min_work (input + output elements) go to resize_execute(plan, x,
-// y, ws) on the caller (tests pass 0 to split any run). The bytes of y are those of
-// resize_execute() for any thread count.
-Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, TensorView* y,
-                               ThreadPool* pool, ResizeWorkspace* ws,
-                               int64_t min_work = kParallelMinWork);
-
-// gridsample_run(plan, gridsample_whole(plan), ...) on the pool, ws[t] per thread; runs of
-// less than min_work (output elements times a location's taps) on the caller alone.
-Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
-                               const TensorView& grid, TensorView* y, ThreadPool* pool,
-                               GridSampleWorkspace* ws, int64_t min_work = kParallelMinWork);
 
 // The split of the whole of Y into tasks for `threads` threads (exposed for tests): over batch
 // items when N alone gives enough tasks, else over blocks of each item, and over channels too
@@ -159,5 +158,63 @@ struct GridSampleSplit {
 };
 GridSampleSplit gridsample_split(const GridSamplePlan& plan, int threads);
 GridSampleRange gridsample_task(const GridSampleSplit& split, int64_t t);
+
+// Resize's work as the threshold counts it.
+int64_t resize_work(const ResizePlan& plan);
+
+#if OSW_HAVE_THREADS
+// resize_execute() on the pool: the steps in order, each one's units split over the threads,
+// ws[t] the workspace of thread t (ws[0] also holds the shared intermediates), pool.threads()
+// of them. Runs of less than min_work (resize_work()) go to resize_execute(plan, x, y, ws) on
+// the caller (tests pass 0 to split any run). The bytes of y are those of resize_execute()
+// for any thread count.
+Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, TensorView* y,
+                               ThreadPool* pool, ResizeWorkspace* ws,
+                               int64_t min_work = kResizeMinWork);
+
+// gridsample_run(plan, gridsample_whole(plan), ...) on the pool, ws[t] per thread; runs of
+// less than min_work output elements on the caller alone.
+Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
+                               const TensorView& grid, TensorView* y, ThreadPool* pool,
+                               GridSampleWorkspace* ws, int64_t min_work = kGridSampleMinWork);
+
+// Whether a plan should be made again with smaller blocks for `threads` threads, and the
+// tuning to make it with: when the 2-D fast path's blocks are too few to give each thread
+// several (W5: a 256 x 256 linear grid is one block of 65536 locations), blocks of
+// plan.block / threads locations, at least kMinParallelBlock, so that each thread has a
+// block of its own. Splitting the channels instead makes every thread plan the whole block
+// again; much smaller blocks make the linear kernel slower (gridsample_fast2d.h,
+// kFastBlockLinear: 32768 took 1.13x the time of 65536, 4096 1.8x). The block size never
+// changes a result.
+constexpr int64_t kMinParallelBlock = 4096;
+bool gridsample_parallel_blocks(const GridSamplePlan& plan, int threads, gs::Tuning* tuning,
+                                int64_t min_work = kGridSampleMinWork);
+
+// affinegrid() on the pool: its rows (affinegrid_rows) split over the threads; grids of
+// fewer than min_work locations on the caller alone.
+Status affinegrid_parallel(const AffineGridAttrs& attrs, const TensorView& theta,
+                           const int64_t* size, int n_size, TensorView* grid, ThreadPool* pool,
+                           int64_t min_work = kAffineGridMinWork);
+#else
+// A build without threads: the single-thread runs themselves (the default osw.wasm carries
+// none of the splitting code).
+inline Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, TensorView* y,
+                                      ThreadPool*, ResizeWorkspace* ws, int64_t = 0) {
+  return resize_execute(plan, x, y, ws);
+}
+inline Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
+                                      const TensorView& grid, TensorView* y, ThreadPool*,
+                                      GridSampleWorkspace* ws, int64_t = 0) {
+  return gridsample_run(plan, gridsample_whole(plan), x, grid, y, ws);
+}
+inline bool gridsample_parallel_blocks(const GridSamplePlan&, int, gs::Tuning*, int64_t = 0) {
+  return false;
+}
+inline Status affinegrid_parallel(const AffineGridAttrs& attrs, const TensorView& theta,
+                                  const int64_t* size, int n_size, TensorView* grid, ThreadPool*,
+                                  int64_t = 0) {
+  return affinegrid(attrs, theta, size, n_size, grid);
+}
+#endif
 
 }  // namespace osw

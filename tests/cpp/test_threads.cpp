@@ -5,7 +5,8 @@
 // types, ranks 1-5, exclude_outside, crop boxes, antialias, compat roundings, small allocation
 // limits whose failures must be the same errors) and GridSample (ranks 1-3 spatial, every mode
 // and padding, align_corners both, X float32/float64 and a few integer types, grid float32 and
-// float64, many batch items, small and default blocks). In a build without threads
+// float64, many batch items, small and default blocks) and AffineGrid (2-D and 3-D, its three
+// types, align_corners both, empty sizes, errors). In a build without threads
 // (OSW_HAVE_THREADS 0: the scalar native build, the wasm Catch2 program) every pool reports 1
 // thread and the comparisons still run. Under ThreadSanitizer (scripts/native-tests.mjs,
 // osw-tests-tsan) the pools of 2-4 threads make every worker join each step before any
@@ -19,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "affinegrid.h"
 #include "elem.h"
 #include "gridsample.h"
 #include "parallel.h"
@@ -53,13 +55,12 @@ struct Pools {
       gws[i].reset(new GridSampleWorkspace[kMaxThreads]);
     }
   }
-  // Whether a workspace of a thread other than the caller's was ever used (a worker ran a
-  // task).
-  bool workers_ran() const {
-    for (int i = 0; i < kPools; ++i)
-      for (int t = 1; t < kMaxThreads; ++t)
-        if (rws[i][t].rows.size() > 0 || rws[i][t].strip.size() > 0 || gws[i][t].bytes() > 0)
-          return true;
+  // Whether a workspace of a thread other than the caller's holds memory (a worker ran a
+  // task that needed one).
+  bool workers_ran(int i) const {
+    for (int t = 1; t < kMaxThreads; ++t)
+      if (rws[i][t].rows.size() > 0 || rws[i][t].strip.size() > 0 || gws[i][t].bytes() > 0)
+        return true;
     return false;
   }
 };
@@ -95,6 +96,12 @@ std::vector<unsigned char> random_bytes_of(Rng& r, DType t, int64_t n, bool unit
     }
   }
   return b;
+}
+
+// Whether two outputs are equal byte for byte (a bool, so that a failure does not print
+// every byte of both).
+bool same_bytes(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b) {
+  return a == b;
 }
 
 TensorView view(DType t, int rank, const int64_t* dims, void* data) {
@@ -214,7 +221,7 @@ TEST_CASE("threads: task ranges and the GridSample split cover the work exactly 
   int by_items = 0, by_channels = 0;
   for (int c = 0; c < 300; ++c) {
     GridSamplePlan plan;
-    plan.path = GridSamplePlan::Path::Generic;
+    plan.path = r.coin() ? GridSamplePlan::Path::Generic : GridSamplePlan::Path::Fast2d;
     plan.geo.n = r.pick<int64_t>({1, 2, 3, 50, 400});
     plan.geo.c = r.range(1, 9);
     plan.blocks = r.pick<int64_t>({1, 2, 3, 7, 40});
@@ -250,6 +257,7 @@ TEST_CASE("threads: Resize gives the same bytes on 1, 2, 3, 4 and 7 threads", "[
   int checked = 0, errors = 0, split = 0;
   int modes[3] = {}, nearest[5] = {}, coords[7] = {}, types[17] = {}, ranks[6] = {};
   int antialias = 0, exclude = 0;
+  bool workers_ran = false;
   for (int c = 0; c < 700; ++c) {
     ResizeAttrs at;
     at.mode = r.pick({ResizeMode::Nearest, ResizeMode::Linear, ResizeMode::Cubic});
@@ -296,7 +304,7 @@ TEST_CASE("threads: Resize gives the same bytes on 1, 2, 3, 4 and 7 threads", "[
     opts.type = r.coin() ? t : DType::Undefined;
     // Sometimes a small allocation limit: the runs fail, with the same error on any thread
     // count.
-    if (r.range(0, 9) == 0) opts.max_bytes = r.pick<int64_t>({64, 512, 4096, 32768});
+    if (r.range(0, 5) == 0) opts.max_bytes = r.pick<int64_t>({64, 256, 1024, 8192});
     ResizePlan plan;
     if (!resize_plan(at, in, rank, dims, &plan, opts).ok()) continue;
     int64_t nx = 1;
@@ -323,9 +331,10 @@ TEST_CASE("threads: Resize gives the same bytes on 1, 2, 3, 4 and 7 threads", "[
       if (opts.max_bytes != kDefaultMaxBytes)
         for (int k = 0; k < kMaxThreads; ++k) pools.rws[i][k].reset();
       const Status st = resize_execute_parallel(plan, xv, &gv, &pools.pool[i], pools.rws[i].get(), 0);
+      workers_ran = workers_ran || pools.workers_ran(i);
       REQUIRE(st.kind == st1.kind);
       REQUIRE(st.message == st1.message);
-      if (st1.ok()) REQUIRE(got == want);
+      if (st1.ok()) REQUIRE(same_bytes(got, want));
     }
     if (!st1.ok()) {
       ++errors;
@@ -351,7 +360,7 @@ TEST_CASE("threads: Resize gives the same bytes on 1, 2, 3, 4 and 7 threads", "[
   for (int k = 1; k <= 5; ++k) CHECK(ranks[k] > 20);
   CHECK(antialias > 20);
   CHECK(exclude > 10);
-  if (OSW_HAVE_THREADS) CHECK(pools.workers_ran());
+  if (OSW_HAVE_THREADS) CHECK(workers_ran);
 }
 
 TEST_CASE("threads: Resize above the work threshold splits on its own; below it runs on the caller", "[threads]") {
@@ -363,15 +372,15 @@ TEST_CASE("threads: Resize above the work threshold splits on its own; below it 
       at.mode = mode;
       ResizeInputs in;
       in.has_sizes = true;
-      const int64_t dims[4] = {1, 3, 130, 170};
+      const int64_t dims[4] = {1, 3, 200, 240};
       in.sizes[0] = 1;
       in.sizes[1] = 3;
-      in.sizes[2] = 260;
-      in.sizes[3] = 91;
+      in.sizes[2] = 400;
+      in.sizes[3] = 121;
       ResizePlan plan;
       REQUIRE(resize_plan(at, in, 4, dims, &plan).ok());
-      REQUIRE(plan.out_elems + 3 * 130 * 170 >= kParallelMinWork);
-      std::vector<unsigned char> x = random_bytes_of(r, t, 3 * 130 * 170);
+      REQUIRE(resize_work(plan) >= kResizeMinWork);
+      std::vector<unsigned char> x = random_bytes_of(r, t, 3 * 200 * 240);
       std::vector<unsigned char> want(size_t(plan.out_elems) * dtype_size(t), 1);
       TensorView xv = view(t, 4, dims, x.data());
       TensorView wv = view(t, 4, plan.out_dims, want.data());
@@ -380,7 +389,7 @@ TEST_CASE("threads: Resize above the work threshold splits on its own; below it 
         std::vector<unsigned char> got(want.size(), 2);
         TensorView gv = view(t, 4, plan.out_dims, got.data());
         REQUIRE(resize_execute_parallel(plan, xv, &gv, &pools.pool[i], pools.rws[i].get()).ok());
-        REQUIRE(got == want);
+        REQUIRE(same_bytes(got, want));
       }
     }
   }
@@ -399,6 +408,7 @@ TEST_CASE("threads: Resize above the work threshold splits on its own; below it 
   TensorView yv = view(DType::Float32, 2, plan.out_dims, y.data());
   std::unique_ptr<ResizeWorkspace[]> ws(new ResizeWorkspace[kMaxThreads]);
   REQUIRE(resize_execute_parallel(plan, xv, &yv, &pools.pool[3], ws.get()).ok());
+  REQUIRE(resize_work(plan) < kResizeMinWork);
   for (int t = 1; t < kMaxThreads; ++t) CHECK(ws[t].rows.size() + ws[t].strip.size() + ws[t].tmp[0].size() == 0);
   for (float v : y) CHECK(v == 0.5f);
 }
@@ -410,6 +420,7 @@ TEST_CASE("threads: GridSample gives the same bytes on 1, 2, 3, 4 and 7 threads"
   Pools pools;
   int checked = 0, paths[4] = {}, multi_item = 0;
   int combos[3][3] = {};
+  bool workers_ran = false;
   for (int c = 0; c < 500; ++c) {
     GridSampleAttrs at;
     at.mode = GridMode(r.range(0, 2));
@@ -467,7 +478,8 @@ TEST_CASE("threads: GridSample gives the same bytes on 1, 2, 3, 4 and 7 threads"
       TensorView gy = Y;
       gy.data = got.data();
       REQUIRE(gridsample_run_parallel(plan, X, G, &gy, &pools.pool[i], pools.gws[i].get(), 0).ok());
-      REQUIRE(got == want);
+      workers_ran = workers_ran || pools.workers_ran(i);
+      REQUIRE(same_bytes(got, want));
     }
     ++checked;
     paths[int(plan.path)] += 1;
@@ -480,12 +492,13 @@ TEST_CASE("threads: GridSample gives the same bytes on 1, 2, 3, 4 and 7 threads"
   CHECK(multi_item > 20);
   for (auto& row : combos)
     for (int n : row) CHECK(n > 15);
-  if (OSW_HAVE_THREADS) CHECK(pools.workers_ran());
+  if (OSW_HAVE_THREADS) CHECK(workers_ran);
 }
 
 TEST_CASE("threads: GridSample above the work threshold splits on its own (W5/W6-like shapes)", "[threads]") {
   Rng r(9);
   Pools pools;
+  int replanned = 0;
   for (GridMode mode : {GridMode::Linear, GridMode::Cubic, GridMode::Nearest}) {
     const int64_t xd[4] = {1, 5, 64, 64}, gd[4] = {1, 96, 80, 2};
     TensorView X = view(DType::Float32, 4, xd, nullptr), G = view(DType::Float32, 4, gd, nullptr), Y;
@@ -507,8 +520,105 @@ TEST_CASE("threads: GridSample above the work threshold splits on its own (W5/W6
       std::vector<unsigned char> got(want.size(), 0xA5);
       TensorView gy = Y;
       gy.data = got.data();
-      REQUIRE(gridsample_run_parallel(plan, X, G, &gy, &pools.pool[i], pools.gws[i].get()).ok());
-      REQUIRE(got == want);
+      // As the binding plans: again in smaller blocks when there are too few to share.
+      GridSamplePlan used = plan;
+      gs::Tuning tuning;
+      if (gridsample_parallel_blocks(plan, pools.pool[i].threads(), &tuning)) {
+        REQUIRE(gridsample_plan(at, X, G, Y, tuning, &used).ok());
+        CHECK(used.blocks > plan.blocks);
+        ++replanned;
+      }
+      REQUIRE(gridsample_run_parallel(used, X, G, &gy, &pools.pool[i], pools.gws[i].get()).ok());
+      REQUIRE(same_bytes(got, want));
     }
   }
+  // Linear (one block of 7680 locations) is planned again on 2, 3, 4 and 7 threads.
+  CHECK(replanned == (OSW_HAVE_THREADS ? 4 : 0));
+  // Below the threshold only the caller's workspace is used.
+  const int64_t xd[4] = {1, 2, 16, 16}, gd[4] = {1, 40, 40, 2};
+  TensorView X = view(DType::Float32, 4, xd, nullptr), G = view(DType::Float32, 4, gd, nullptr), Y;
+  REQUIRE(gridsample_output_shape(X, G, &Y).ok());
+  REQUIRE(Y.elements() < kGridSampleMinWork);
+  Y.type = DType::Float32;
+  std::vector<float> x(512, 0.25f), g(3200, 0.0f), y(3200);
+  X.data = x.data();
+  G.data = g.data();
+  Y.data = y.data();
+  GridSamplePlan plan;
+  REQUIRE(gridsample_plan(GridSampleAttrs(), X, G, Y, gs::Tuning(), &plan).ok());
+  std::unique_ptr<GridSampleWorkspace[]> ws(new GridSampleWorkspace[kMaxThreads]);
+  REQUIRE(gridsample_run_parallel(plan, X, G, &Y, &pools.pool[3], ws.get()).ok());
+  CHECK(ws[0].bytes() > 0);
+  for (int t = 1; t < kMaxThreads; ++t) CHECK(ws[t].bytes() == 0);
+  for (float v : y) CHECK(v == 0.25f);
+}
+
+// ---- AffineGrid --------------------------------------------------------------------------------
+
+TEST_CASE("threads: AffineGrid gives the same bytes on 1, 2, 3, 4 and 7 threads", "[threads]") {
+  Rng r(0xA6);
+  Pools pools;
+  int checked = 0, failed = 0, dims3 = 0;
+  for (int c = 0; c < 300; ++c) {
+    const int n_size = r.coin() ? 4 : 5;
+    const int sp = n_size - 2;
+    const DType t = r.pick({DType::Float32, DType::Float64, DType::Float16});
+    const bool big = c % 10 == 0;
+    int64_t size[5];
+    size[0] = r.range(1, 4);
+    size[1] = r.range(1, 3);
+    for (int i = 2; i < n_size; ++i)
+      size[i] = r.range(0, 9) == 0 ? 0 : r.range(1, big ? (sp == 2 ? 300 : 40) : (sp == 2 ? 30 : 8));
+    // Sometimes a theta of the wrong shape (an error on every thread count).
+    const bool wrong = r.range(0, 14) == 0;
+    const int64_t th_dims[3] = {size[0], sp, wrong ? sp : sp + 1};
+    std::vector<unsigned char> th = random_bytes_of(r, t, th_dims[0] * th_dims[1] * th_dims[2]);
+    TensorView theta = view(t, 3, th_dims, th.data()), grid;
+    AffineGridAttrs at;
+    at.align_corners = r.coin();
+    TensorView shape;
+    const Status st_shape = affinegrid_output_shape(theta, size, n_size, &shape);
+    if (!st_shape.ok()) {
+      // The shape was refused: the run refuses it the same way on every pool.
+      grid.type = t;
+      for (int i = 0; i < kPools; ++i) {
+        const Status st = affinegrid_parallel(at, theta, size, n_size, &grid, &pools.pool[i], 0);
+        REQUIRE(st.kind == ErrorKind::RangeError);
+        REQUIRE(st.message == affinegrid(at, theta, size, n_size, &grid).message);
+      }
+      ++failed;
+      continue;
+    }
+    const size_t bytes = size_t(shape.elements()) * dtype_size(t);
+    std::vector<unsigned char> want(bytes, 0x5A);
+    grid = shape;
+    grid.data = want.data();
+    REQUIRE(affinegrid(at, theta, size, n_size, &grid).ok());
+    INFO("case " << c << " " << dtype_name(t) << " n_size " << n_size << " align " << at.align_corners);
+    for (int i = 0; i < kPools; ++i) {
+      std::vector<unsigned char> got(bytes, 0xA5);
+      TensorView g = shape;
+      g.data = got.data();
+      REQUIRE(affinegrid_parallel(at, theta, size, n_size, &g, &pools.pool[i], 0).ok());
+      REQUIRE(same_bytes(got, want));
+    }
+    ++checked;
+    dims3 += sp == 3;
+  }
+  CHECK(checked > 200);
+  CHECK(failed > 5);
+  CHECK(dims3 > 80);
+  // Rows outside the grid are refused.
+  float th[6] = {1, 0, 0, 0, 1, 0};
+  const int64_t th_dims[3] = {1, 2, 3}, size[4] = {1, 1, 4, 5};
+  TensorView theta = view(DType::Float32, 3, th_dims, th), grid;
+  REQUIRE(affinegrid_output_shape(theta, size, 4, &grid).ok());
+  std::vector<float> g(40, -7.0f);
+  grid.data = g.data();
+  CHECK(affinegrid_row_count(size, 4) == 4);
+  CHECK(affinegrid_rows(AffineGridAttrs(), theta, size, 4, &grid, 0, 5).kind == ErrorKind::RangeError);
+  CHECK(affinegrid_rows(AffineGridAttrs(), theta, size, 4, &grid, 3, 2).kind == ErrorKind::RangeError);
+  // One row alone writes its W locations and nothing else.
+  REQUIRE(affinegrid_rows(AffineGridAttrs(), theta, size, 4, &grid, 2, 3).ok());
+  for (int i = 0; i < 40; ++i) CHECK((g[size_t(i)] == -7.0f) == (i < 20 || i >= 30));
 }

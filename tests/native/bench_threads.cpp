@@ -6,7 +6,7 @@
 // For the workloads of bench/README.md (W1-W7b) it prints the best and the median of
 // `rounds` timed calls (default 15) on 1 and on N threads (default 2), interleaved call by
 // call, and their ratio; then a sweep of Resize and GridSample sizes around the work
-// threshold (kParallelMinWork) timed with the threshold off (min_work 0), which is how the
+// thresholds (kResizeMinWork, kGridSampleMinWork) timed with the threshold off (min_work 0), which is how the
 // threshold was chosen; then the per-call time of a tiny Resize (the overhead case).
 // Runs the calls the way bindings/embind.cpp does: a Resize plan built once, its workspaces
 // kept; GridSample planned on every call, its workspaces reset after it.
@@ -20,6 +20,7 @@
 #include <random>
 #include <vector>
 
+#include "affinegrid.h"
 #include "gridsample.h"
 #include "parallel.h"
 #include "resize.h"
@@ -87,6 +88,8 @@ struct Grid {
   TensorView X, G, Y;
   std::vector<float> x, g, y;
   std::unique_ptr<GridSampleWorkspace[]> ws{new GridSampleWorkspace[kMaxThreads]};
+  gs::Tuning tuning;  // block 0: the default blocks
+  bool replan = true;  // as the binding: smaller blocks on several threads (gridsample_parallel_blocks)
   // X (1, c, h, w); the grid of a 30 degree rotation of (1, h, w), align_corners 0.
   Grid(GridMode mode, PaddingMode pad, int64_t c, int64_t h, int64_t w) {
     at.mode = mode;
@@ -112,7 +115,11 @@ struct Grid {
   }
   void run(ThreadPool* pool, int64_t min_work) {
     GridSamplePlan plan;
-    if (!gridsample_plan(at, X, G, Y, gs::Tuning(), &plan).ok()) std::abort();
+    gs::Tuning t = tuning;
+    if (!gridsample_plan(at, X, G, Y, t, &plan).ok()) std::abort();
+    if (replan && gridsample_parallel_blocks(plan, pool->threads(), &t) &&
+        !gridsample_plan(at, X, G, Y, t, &plan).ok())
+      std::abort();
     if (!gridsample_run_parallel(plan, X, G, &Y, pool, ws.get(), min_work).ok()) std::abort();
     for (int t = 0; t < pool->threads(); ++t) ws[t].reset();
   }
@@ -167,45 +174,73 @@ int main(int argc, char** argv) {
   {
     auto w = resize4(ResizeMode::Linear, false, w1_in, w1_out, DType::Float32);
     compare("W1 resize linear f32 3x512^2 -> 1024^2", &one, &many, rounds,
-            [&](ThreadPool* p) { w->run(p, kParallelMinWork); });
+            [&](ThreadPool* p) { w->run(p, kResizeMinWork); });
   }
   {
     auto w = resize4(ResizeMode::Nearest, false, w1_in, w1_out, DType::Float32);
     compare("W2 resize nearest f32 3x512^2 -> 1024^2", &one, &many, rounds,
-            [&](ThreadPool* p) { w->run(p, kParallelMinWork); });
+            [&](ThreadPool* p) { w->run(p, kResizeMinWork); });
   }
   {
     auto w = resize4(ResizeMode::Cubic, false, w1_in, w1_out, DType::Float32);
     compare("W3 resize cubic f32 3x512^2 -> 1024^2", &one, &many, rounds,
-            [&](ThreadPool* p) { w->run(p, kParallelMinWork); });
+            [&](ThreadPool* p) { w->run(p, kResizeMinWork); });
   }
   {
     auto w = resize4(ResizeMode::Linear, true, w4_in, w4_out, DType::Float32);
     compare("W4 resize linear aa f32 3x2048^2 -> 512^2", &one, &many, rounds,
-            [&](ThreadPool* p) { w->run(p, kParallelMinWork); });
+            [&](ThreadPool* p) { w->run(p, kResizeMinWork); });
   }
   {
     Grid w(GridMode::Linear, PaddingMode::Zeros, 32, 256, 256);
     compare("W5 gridsample linear zeros 32x256^2", &one, &many, rounds,
-            [&](ThreadPool* p) { w.run(p, kParallelMinWork); });
+            [&](ThreadPool* p) { w.run(p, kGridSampleMinWork); });
   }
   {
     Grid w(GridMode::Cubic, PaddingMode::Border, 8, 256, 256);
     compare("W6 gridsample cubic border 8x256^2", &one, &many, rounds,
-            [&](ThreadPool* p) { w.run(p, kParallelMinWork); });
+            [&](ThreadPool* p) { w.run(p, kGridSampleMinWork); });
+  }
+  if (std::getenv("OSW_BENCH_BLOCKS")) {  // W5 split other ways: channels, or given blocks
+    {
+      Grid w(GridMode::Linear, PaddingMode::Zeros, 32, 256, 256);
+      w.replan = false;
+      compare("W5 split over channels", &one, &many, rounds,
+              [&](ThreadPool* p) { w.run(p, kGridSampleMinWork); });
+    }
+    for (int64_t b : {32768, 16384, 8192}) {
+      Grid w(GridMode::Linear, PaddingMode::Zeros, 32, 256, 256);
+      w.tuning.block = b;
+      char name[64];
+      std::snprintf(name, sizeof name, "W5 with blocks of %lld", (long long)b);
+      compare(name, &one, &many, rounds, [&](ThreadPool* p) { w.run(p, kGridSampleMinWork); });
+    }
   }
   {
     auto w = resize4(ResizeMode::Linear, false, w7a_in, w7a_out, DType::UInt8);
     compare("W7a resize linear u8 1080p RGBA -> 4K", &one, &many, rounds,
-            [&](ThreadPool* p) { w->run(p, kParallelMinWork); });
+            [&](ThreadPool* p) { w->run(p, kResizeMinWork); });
   }
   {
     auto w = resize4(ResizeMode::Linear, true, w7b_in, w7b_out, DType::UInt8);
     compare("W7b resize linear aa u8 4K RGBA -> 540p", &one, &many, rounds,
-            [&](ThreadPool* p) { w->run(p, kParallelMinWork); });
+            [&](ThreadPool* p) { w->run(p, kResizeMinWork); });
   }
 
-  std::printf("\nthreshold sweep (min_work 0: always split); work = input + output elements\n");
+  {
+    float th[6] = {0.9f, -0.3f, 0.1f, 0.3f, 0.9f, -0.2f};
+    const int64_t th_dims[3] = {1, 2, 3}, size[4] = {1, 3, 1024, 1024};
+    TensorView theta = view(DType::Float32, 3, th_dims, th), grid;
+    if (!affinegrid_output_shape(theta, size, 4, &grid).ok()) std::abort();
+    std::vector<float> g(size_t(grid.elements()));
+    grid.data = g.data();
+    compare("AffineGrid f32 1024x1024", &one, &many, rounds, [&](ThreadPool* p) {
+      if (!affinegrid_parallel(AffineGridAttrs(), theta, size, 4, &grid, p).ok()) std::abort();
+    });
+  }
+
+  std::printf("\nthreshold sweep (min_work 0: always split); work as resize_work() counts it, "
+              "or GridSample's output elements\n");
   for (int64_t s : {8, 16, 32, 64, 96, 128, 192, 256}) {
     const int64_t in[4] = {1, 1, s, s}, out[4] = {1, 1, 2 * s, 2 * s};
     for (DType t : {DType::Float32, DType::UInt8}) {
@@ -215,7 +250,7 @@ int main(int argc, char** argv) {
         std::snprintf(name, sizeof name, "resize %s %s %lldx%lld x2 (work %lld)",
                       m == ResizeMode::Nearest ? "nearest" : "linear",
                       t == DType::Float32 ? "f32" : "u8", (long long)s, (long long)s,
-                      (long long)(5 * s * s));
+                      (long long)resize_work(w->plan));
         compare(name, &one, &many, rounds * 4, [&](ThreadPool* p) { w->run(p, 0); });
       }
     }
@@ -223,11 +258,10 @@ int main(int argc, char** argv) {
   for (int64_t s : {16, 32, 64, 128}) {
     for (GridMode m : {GridMode::Nearest, GridMode::Linear, GridMode::Cubic}) {
       Grid w(m, PaddingMode::Zeros, 1, s, s);
-      const int64_t taps = m == GridMode::Nearest ? 1 : m == GridMode::Linear ? 4 : 16;
       char name[96];
       std::snprintf(name, sizeof name, "gridsample %s 1x%lldx%lld (work %lld)",
                     m == GridMode::Nearest ? "nearest" : m == GridMode::Linear ? "linear" : "cubic",
-                    (long long)s, (long long)s, (long long)(s * s * taps));
+                    (long long)s, (long long)s, (long long)(s * s));
       compare(name, &one, &many, rounds * 4, [&](ThreadPool* p) { w.run(p, 0); });
     }
   }
@@ -240,7 +274,7 @@ int main(int argc, char** argv) {
       for (ThreadPool* p : {&one, &many}) {
         const int calls = 200000;
         const double t0 = now_us();
-        for (int i = 0; i < calls; ++i) w->run(p, kParallelMinWork);
+        for (int i = 0; i < calls; ++i) w->run(p, kResizeMinWork);
         std::printf("  %d thread(s): %.1f ns per call\n", p->threads(),
                     (now_us() - t0) * 1000.0 / calls);
       }
