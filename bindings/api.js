@@ -517,6 +517,9 @@ function makeApi(loadModule) {
   // call; the loaders keep the compiled WebAssembly.Module, so later ones are cheap): its
   // dispose() then frees exactly its memory, and a failed load leaves nothing behind.
   async function createSampler(options) {
+    // createSampler({ worker }): bindings/worker-client.js, where the entry has it.
+    if (options && typeof options === 'object' && options.worker !== undefined && typeof oswCreateWorkerSampler === 'function')
+      return oswCreateWorkerSampler(options, createSampler);
     if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
       throw new TypeError(`createSampler: options must be an object, got ${describe(options)}`);
     const o = checkOptions(options, 'createSampler', CREATE_OPTIONS);

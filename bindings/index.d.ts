@@ -315,3 +315,77 @@ export interface Sampler {
     theta: X & CheckedTensor<X>, size: ArrayLike<number | bigint> | TensorLike,
     options?: CheckedOptions<O, AffineGridOptions>): ResultOf<X>;
 }
+
+// ------------------------------------------------------------------ the worker API
+// createSampler({ worker: true }): the same operators, each returning a Promise, computed by
+// a synchronous sampler in a dedicated worker (a module Worker in browsers, a worker_threads
+// Worker in Node). Declared in one block (interface merging adds `worker` to the options).
+
+import type { ImageSource, ImageToTensorOptions, TensorToImageDataOptions, ImageDataResult, ResizeImageOptions } from './image.js';
+
+export interface CreateSamplerOptions {
+  /** false (or absent): the synchronous Sampler. true: see WorkerSamplerOptions. */
+  worker?: false;
+}
+
+export interface WorkerSamplerOptions extends Omit<CreateSamplerOptions, 'worker'> {
+  /** Run every call in a dedicated worker; the methods return Promises. */
+  worker: true;
+  /**
+   * Transfer the input arrays to the worker instead of copying them: an array that spans
+   * its whole ArrayBuffer is detached (length 0) once the call is made. Views on part of a
+   * buffer are copied anyway; SharedArrayBuffer-backed arrays are shared, never copied.
+   * Default false (inputs are copied; the caller's arrays stay as they are).
+   */
+  transfer?: boolean;
+}
+
+/**
+ * A sampler whose operators run in a worker. Each method takes the arguments of the
+ * synchronous Sampler's and resolves with what it returns (fresh arrays, transferred from the
+ * worker), or rejects with the TypeError / RangeError it throws, with the same message.
+ * Calls are answered in the order they were made. *Into methods write into the caller's
+ * output when the call resolves, and resolve with it. There is no tensor() (wasm memory is
+ * the worker's).
+ */
+export interface WorkerSampler {
+  run<X extends TensorLike>(node: SamplerNode, inputs: readonly [X & CheckedTensor<X>, ...RunInput[]]): Promise<[ResultOf<X>]>;
+  run(node: SamplerNode, inputs: readonly RunInput[]): Promise<OutputTensor[]>;
+  runInto<O extends TensorLike>(node: SamplerNode, inputs: readonly RunInput[], outputs: [O]): Promise<[O]>;
+  resize<X extends TensorLike, O extends LooseOptions<ResizeOptions>>(x: X & CheckedTensor<X>, options: CheckedOptions<O, ResizeOptions>): Promise<ResultOf<X>>;
+  resizeInto<X extends TensorLike, Y extends TensorLike, O extends LooseOptions<ResizeOptions>>(
+    x: X & CheckedTensor<X>, output: Y & CheckedTensor<Y>, options: CheckedOptions<O, ResizeOptions>): Promise<Y>;
+  upsample<X extends TensorLike, O extends LooseOptions<UpsampleOptions>>(x: X & CheckedTensor<X>, options: CheckedOptions<O, UpsampleOptions>): Promise<ResultOf<X>>;
+  upsampleInto<X extends TensorLike, Y extends TensorLike, O extends LooseOptions<UpsampleOptions>>(
+    x: X & CheckedTensor<X>, output: Y & CheckedTensor<Y>, options: CheckedOptions<O, UpsampleOptions>): Promise<Y>;
+  gridSample<X extends TensorLike, G extends GridLike, O extends LooseOptions<GridSampleOptions> = {}>(
+    x: X & CheckedTensor<X>, grid: G & CheckedTensor<G>, options?: CheckedOptions<O, GridSampleOptions>): Promise<ResultOf<X>>;
+  gridSampleInto<X extends TensorLike, G extends GridLike, Y extends TensorLike, O extends LooseOptions<GridSampleOptions> = {}>(
+    x: X & CheckedTensor<X>, grid: G & CheckedTensor<G>, output: Y & CheckedTensor<Y>, options?: CheckedOptions<O, GridSampleOptions>): Promise<Y>;
+  affineGrid<X extends GridLike, O extends LooseOptions<AffineGridOptions> = {}>(
+    theta: X & CheckedTensor<X>, size: ArrayLike<number | bigint> | TensorLike,
+    options?: CheckedOptions<O, AffineGridOptions>): Promise<ResultOf<X>>;
+  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'uint8'> & { type: 'uint8' }): Promise<OutputTensor<'uint8', Uint8Array>>;
+  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'float32'> & { type: 'float32' }): Promise<OutputTensor<'float32', Float32Array>>;
+  imageToTensor(image: ImageSource, options: ImageToTensorOptions<never> & { layout: 'nhwc' }): Promise<OutputTensor<'uint8', Uint8Array>>;
+  imageToTensor(image: ImageSource, options?: ImageToTensorOptions<never> & { layout?: 'nchw' }): Promise<OutputTensor<'float32', Float32Array>>;
+  imageToTensor(image: ImageSource, options?: ImageToTensorOptions): Promise<OutputTensor<'float32', Float32Array> | OutputTensor<'uint8', Uint8Array>>;
+  tensorToImageData(tensor: Tensor<'float32' | 'float64' | 'uint8'>, options?: TensorToImageDataOptions): Promise<ImageDataResult>;
+  /** DOM images (<img>, <canvas>, <video>) and OffscreenCanvas are read on the caller's thread. */
+  resizeImage(image: ImageSource, options: ResizeImageOptions): Promise<ImageDataResult>;
+
+  /** How many threads the worker's sampler computes with (1 where shared memory is unavailable). */
+  readonly threads: number;
+  readonly worker: true;
+  /** true once dispose() was called. */
+  readonly disposed: boolean;
+  /**
+   * Terminates the worker and frees its memory. Calls in flight reject with an Error (their
+   * results are lost); later calls reject as a disposed Sampler's throw. Calling it again does
+   * nothing.
+   */
+  dispose(): void;
+}
+
+/** createSampler({ worker: true }) resolves to a WorkerSampler. */
+export function createSampler(options: WorkerSamplerOptions): Promise<WorkerSampler>;

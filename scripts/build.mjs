@@ -175,6 +175,10 @@ const api = ['api.js', 'image.js']
   .filter((f) => existsSync(join(root, 'bindings', f)))
   .map((f) => readFileSync(join(root, 'bindings', f), 'utf8'))
   .join('\n');
+// createSampler({ worker: true }): the client (in the Node entries, and in
+// worker-client.mjs, which browser.mjs imports only then) and what runs in the worker.
+const workerClient = readFileSync(join(root, 'bindings', 'worker-client.js'), 'utf8');
+const workerMain = readFileSync(join(root, 'bindings', 'worker-main.js'), 'utf8');
 
 // Node entries: findWasm reads osw.wasm beside the entry (or options.wasmUrl: a path, a
 // file: URL, or an http(s) URL fetched once), or takes options.wasmBinary. A missing file
@@ -219,15 +223,31 @@ ${glue}
 ${loader}${loaderMt}${nodeFindWasm('join(__dirname, OSW_WASM_FILE)', 'join(__dirname, OSW_MT_WASM_FILE)')}
 const oswRequire = require;  // the threaded build's glue, dist/osw-mt-node.cjs, on first use
 ${api}
+${workerClient}
+function oswCreateWorkerSampler(o, cs) {
+  return oswWorkerSampler(o, cs, () => oswNodePort(new (require('worker_threads').Worker)(join(__dirname, 'worker-node.cjs'))));
+}
 const api = makeApi(loadModule);
 module.exports = { createSampler: api.createSampler, TENSOR_TYPES: api.TENSOR_TYPES };
 `);
+// The worker of createSampler({ worker: true }) in Node: a worker_threads script beside the
+// entry, with a synchronous sampler of that entry.
+const nodeWorker = (load) => `${banner}${load}
+${workerMain}
+oswServeWorker(createSampler, { post: (m, t) => parentPort.postMessage(m, t), listen: (f) => parentPort.on('message', f) });
+`;
+writeIfChanged(join(dist, 'worker-node.cjs'), nodeWorker(`'use strict';
+const { parentPort } = require('worker_threads');
+const { createSampler } = require('./index.cjs');`));
+writeIfChanged(join(dist, 'worker-node.mjs'), nodeWorker(`import { parentPort } from 'node:worker_threads';
+import { createSampler } from './index.mjs';`));
 
 // Node, ES module: its own copy, with no require (an ESM bundle for Node keeps it as is).
 writeIfChanged(join(dist, 'index.mjs'), `${banner}import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker as OswNodeWorker } from 'node:worker_threads';
 
 ${glue}
 ${loader}
@@ -242,6 +262,11 @@ ${loaderMt}${nodeFindWasm('oswHere(OSW_WASM_FILE)', 'oswHere(OSW_MT_WASM_FILE)')
 // The threaded build's glue (dist/osw-mt-node.cjs, CommonJS), required on first use.
 const oswRequire = (file) => createRequire(file)(file);
 ${api}
+${workerClient}
+function oswCreateWorkerSampler(o, cs) {
+  const file = import.meta.url ? new URL('./worker-node.mjs', import.meta.url) : join(__dirname, 'worker-node.mjs');
+  return oswWorkerSampler(o, cs, () => oswNodePort(new OswNodeWorker(file)));
+}
 const api = makeApi(loadModule);
 export const createSampler = api.createSampler;
 export const TENSOR_TYPES = api.TENSOR_TYPES;
@@ -252,9 +277,8 @@ export default { createSampler, TENSOR_TYPES };
 // so that bundlers find and copy the file; options.wasmUrl or options.wasmBinary override it.
 // This is the file a page downloads, so it is minified (terser, a devDependency), with a
 // source map beside it (browser.mjs.map, the readable source) for debugging.
-const browserSource = `${glue}
-${loader}
-const OSW_NODE = false;
+// (findWasm and the threaded build's loader: in browser.mjs and in worker.mjs.)
+const browserFindWasm = `const OSW_NODE = false;
 function findWasm(options) {
   if (options.wasmBinary !== undefined) return oswCompileBytes(options.wasmBinary, 'the wasmBinary option');
   if (options.wasmUrl !== undefined) return oswFetchAndCompile(String(options.wasmUrl));
@@ -276,8 +300,15 @@ function oswLoadMt(threads) {
     (m) => m.oswLoad({ threads, mainScript, find: () => oswFetchAndCompile(wasm) }),
     (e) => { throw oswLoadError(mainScript, 'it did not import (threads)', e); });
 }
-
+`;
+const browserSource = `${glue}
+${loader}
+${browserFindWasm}
 ${api}
+// createSampler({ worker }) loads its code only when asked for.
+function oswCreateWorkerSampler(o, cs) {
+  return import('./worker-client.mjs').then((m) => m.createWorkerSampler(o, cs));
+}
 const api = makeApi(loadModule);
 export const createSampler = api.createSampler;
 export const TENSOR_TYPES = api.TENSOR_TYPES;
@@ -288,6 +319,32 @@ await minifyIfChanged(browserSource, 'browser.mjs', join(build, 'browser.source.
     { filename: 'browser.mjs', url: 'browser.mjs.map', includeSources: true }, banner.trim());
   writeFileSync(join(dist, 'browser.mjs'), out.code + '\n');
   writeFileSync(join(dist, 'browser.mjs.map'), out.map);
+});
+
+// createSampler({ worker: true }) in browsers: worker-client.mjs starts worker.mjs (the whole
+// API and worker-main.js) with the static form bundlers follow to ship a worker.
+const workerClientSource = `${workerClient}
+export function createWorkerSampler(o, cs) {
+  return oswWorkerSampler(o, cs, () => oswBrowserPort(new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' })));
+}
+`;
+await minifyIfChanged(workerClientSource, 'worker-client.mjs', join(build, 'worker-client.source.mjs'), async (source) => {
+  const out = await minifyModule('worker-client.source.mjs', source, false, banner.trim());
+  writeFileSync(join(dist, 'worker-client.mjs'), out.code + '\n');
+});
+const workerSource = `${glue}
+${loader}
+${browserFindWasm}
+${api}
+${workerMain}
+oswServeWorker(makeApi(loadModule).createSampler, {
+  post: (m, t) => self.postMessage(m, t),
+  listen: (f) => self.addEventListener('message', (e) => f(e.data)),
+});
+`;
+await minifyIfChanged(workerSource, 'worker.mjs', join(build, 'worker.source.mjs'), async (source) => {
+  const out = await minifyModule('worker.source.mjs', source, false, banner.trim());
+  writeFileSync(join(dist, 'worker.mjs'), out.code + '\n');
 });
 
 console.log('build: dist/ is up to date');

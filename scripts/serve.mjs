@@ -1,5 +1,9 @@
 // serve.mjs: serves the demo page (web/) and the built package (dist/ as /dist/) over
-// HTTP on localhost, with no CDN and nothing but Node's own http module.
+// HTTP on localhost, with no CDN and nothing but Node's own http module. Every response
+// carries Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy:
+// require-corp, so the page is cross-origin isolated (crossOriginIsolated === true) and a
+// sampler may use threads where the build has them; everything the demo loads is
+// same-origin, which require-corp allows without CORP headers.
 //   PORT=8080 node scripts/serve.mjs      (the default port is 8080; the next free one is used)
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -7,7 +11,13 @@ import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const MOUNTS = [['/dist/', join(root, 'dist')], ['/', join(root, 'web')]];
+const mountsFor = (dist) => [['/dist/', dist], ['/', join(root, 'web')]];
+const MOUNTS = mountsFor(join(root, 'dist'));
+// What makes a page cross-origin isolated (SharedArrayBuffer, so wasm threads).
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json',
@@ -15,10 +25,10 @@ const TYPES = {
 };
 
 // Maps a URL path to a file inside one of the mounts, or null (never outside them).
-export function resolvePath(urlPath) {
+export function resolvePath(urlPath, mounts = MOUNTS) {
   let p;
   try { p = decodeURIComponent(urlPath.split('?')[0]); } catch { return null; }
-  for (const [prefix, dir] of MOUNTS) {
+  for (const [prefix, dir] of mounts) {
     if (!p.startsWith(prefix)) continue;
     let file = normalize(join(dir, p.slice(prefix.length)));
     if (file !== dir && !file.startsWith(dir + sep)) return null;
@@ -28,15 +38,18 @@ export function resolvePath(urlPath) {
   return null;
 }
 
-export function startServer(port = Number(process.env.PORT) || 8080, host = '127.0.0.1') {
+// dist: the folder served as /dist/ (default: the repository's dist/; tests give the
+// package under test).
+export function startServer(port = Number(process.env.PORT) || 8080, host = '127.0.0.1', { dist } = {}) {
+  const mounts = dist ? mountsFor(dist) : MOUNTS;
   const server = createServer((req, res) => {
-    const file = resolvePath(req.url || '/');
+    const file = resolvePath(req.url || '/', mounts);
     if (!file) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.writeHead(404, { ...ISOLATION_HEADERS, 'content-type': 'text/plain' });
       res.end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache' });
+    res.writeHead(200, { ...ISOLATION_HEADERS, 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache' });
     createReadStream(file).pipe(res);
   });
   return new Promise((resolve, reject) => {

@@ -27,7 +27,7 @@ for (const e of engines) if (!ENGINES[e]) { console.error(`--engines: unknown en
 // The browser tests that run in every engine (through helpers.mjs openBrowser); the other
 // files of tests/browser use Playwright's page API and run in Chromium only.
 const EVERY_ENGINE = new Set(['conformance.test.mjs', 'csp.test.mjs', 'demo-smoke.test.mjs', 'engine.test.mjs',
-  'image-helpers.test.mjs', 'package.test.mjs', 'threads.test.mjs']);
+  'image-helpers.test.mjs', 'package.test.mjs', 'threads.test.mjs', 'worker.test.mjs']);
 // Node versions besides the system one, pinned: the oldest line package.json's engines
 // allows (>=18: its last release) and the newest release on the npm registry.
 const NODE_VERSIONS = ['18.20.8', '26.12.1'];

@@ -3,10 +3,15 @@
 // input, output and optionally the difference against a second setting, a pixel loupe and
 // the time of each library call: warm (the median of a few repeats of the call) and, apart,
 // the first call of the page (cold: compiling, growing wasm memory, first-use tables).
+// The calls run in a worker (createSampler({ worker: true }): their methods return Promises),
+// so the page stays responsive during a 4K resize; unchecking "in a worker" runs them on the
+// main thread with a synchronous sampler instead, to compare. The page shows how many threads
+// the worker's sampler uses (sampler.threads).
 //
 // For tests and automation: document.body.dataset.status is 'loading' | 'pending' | 'done' |
 // 'error' and dataset.runs counts finished runs; window.__demo holds { ready, runs, last,
-// settled(), run(), setPosition() }.
+// settled(), run(), setPosition() }; last.spans lists the [start, end] (performance.now())
+// of each library call of the run.
 import { createSampler } from './dist/browser.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -14,7 +19,11 @@ const MAX_INPUT_SIDE = 2048;      // larger images are shrunk (with resizeImage)
 const MAX_OUTPUT_PIXELS = 16e6;   // keeps the float32 tensors of one run under ~600 MB
 
 const state = {
-  sampler: null,
+  sampler: null,      // the sampler in use: the worker's, or the synchronous one
+  workerSampler: null,
+  syncSampler: null,  // made when "in a worker" is first unchecked
+  running: false,     // a run is in progress (its calls are awaited)
+  again: false,       // settings changed during it: run once more after it
   input: null,        // ImageData of the input
   inputName: '',
   outA: null,         // ImageData of the output
@@ -93,19 +102,24 @@ function describeVariant(s) {
 // Runs fn once for its result, then repeats it (the calls have no side effects) to time it
 // warm: up to WARM_RUNS repeats while they take under WARM_BUDGET_MS together. Records
 // [label, warm ms (median of the repeats; the first call when there was no time to
-// repeat), { first: ms of the first call, runs: repeats }].
+// repeat), { first: ms of the first call, runs: repeats }], and each call's span in
+// times.spans. fn may return a Promise (the worker sampler's methods): it is awaited.
 const WARM_RUNS = 5;
 const WARM_BUDGET_MS = 150;
-function timed(times, label, fn) {
+async function timed(times, label, fn) {
   let t = performance.now();
-  const r = fn();
-  const first = performance.now() - t;
+  const r = await fn();
+  let end = performance.now();
+  times.spans.push([t, end]);
+  const first = end - t;
   if (!state.firstCall) state.firstCall = [label, first];
   const warm = [];
   for (let spent = 0; warm.length < WARM_RUNS && spent + first < WARM_BUDGET_MS;) {
     t = performance.now();
-    fn();
-    const ms = performance.now() - t;
+    await fn();
+    end = performance.now();
+    times.spans.push([t, end]);
+    const ms = end - t;
     warm.push(ms);
     spent += ms;
   }
@@ -177,13 +191,13 @@ function buildGrid(W, H, g) {
   return { type: 'float32', dims: [1, H, W, 2], data: grid };
 }
 
-function runGridSample(s, times, tag) {
+async function runGridSample(s, times, tag) {
   const g = s.grid;
   const { width: W, height: H } = state.input;
-  const x = timed(times, `${tag}imageToTensor`, () => state.sampler.imageToTensor(state.input, { channels: 4, premultiply: s.premultiply }));
-  const grid = timed(times, `${tag}build the grid (JS)`, () => buildGrid(W, H, g));
+  const x = await timed(times, `${tag}imageToTensor`, () => state.sampler.imageToTensor(state.input, { channels: 4, premultiply: s.premultiply }));
+  const grid = await timed(times, `${tag}build the grid (JS)`, () => buildGrid(W, H, g));
   if (tag !== 'B: ') state.grid = { data: grid.data, W, H, alignCorners: g.alignCorners };
-  const y = timed(times, `${tag}gridSample (${g.mode}, ${g.paddingMode})`, () =>
+  const y = await timed(times, `${tag}gridSample (${g.mode}, ${g.paddingMode})`, () =>
     state.sampler.gridSample(x, grid, { mode: g.mode, paddingMode: g.paddingMode, alignCorners: g.alignCorners }));
   return timed(times, `${tag}tensorToImageData`, () => state.sampler.tensorToImageData(y, { premultiply: s.premultiply }));
 }
@@ -221,18 +235,22 @@ function schedule() {
   if (!state.timer) state.timer = setTimeout(run, 0);
 }
 
-function run() {
+async function run() {
   state.timer = 0;
+  if (state.running) { state.again = true; return; }  // after the run in progress
+  state.running = true;
   const s = readSettings();
   const times = [];
+  times.spans = [];
   try {
     setStatus('running');
-    state.outA = runOp(s, times, s.compare ? 'A: ' : '');
+    await useSampler($('in-worker').checked);
+    state.outA = await runOp(s, times, s.compare ? 'A: ' : '');
     state.outB = null;
     state.diff = null;
     if (s.compare) {
       const v = variantOf(s);
-      state.outB = runOp(v, times, 'B: ');
+      state.outB = await runOp(v, times, 'B: ');
       if (state.outB.width === state.outA.width && state.outB.height === state.outA.height)
         state.diff = difference(state.outA, state.outB, s.amplify);
     }
@@ -243,7 +261,7 @@ function run() {
     const total = times.reduce((a, [, ms]) => a + ms, 0);
     const o = state.outA;
     setStatus('done', `${s.op === 'resize' ? 'Resize' : 'GridSample'}: ${state.input.width} × ${state.input.height} → ${o.width} × ${o.height} in ${total.toFixed(1)} ms`);
-    window.__demo.last = { settings: s, times, width: o.width, height: o.height, diff: state.diff && { max: state.diff.max, mean: state.diff.mean, differing: state.diff.differing } };
+    window.__demo.last = { settings: s, times, spans: times.spans, inWorker: state.sampler === state.workerSampler, width: o.width, height: o.height, diff: state.diff && { max: state.diff.max, mean: state.diff.mean, differing: state.diff.differing } };
   } catch (e) {
     console.warn(e);
     state.runs++;
@@ -251,11 +269,16 @@ function run() {
     setStatus('error', `${e.name}: ${e.message}`);
     window.__demo.last = { settings: s, error: `${e.name}: ${e.message}` };
   }
+  state.running = false;
+  if (state.again) {
+    state.again = false;
+    schedule();
+  }
   flushSettled();
 }
 
 function flushSettled() {
-  if (state.timer) return;
+  if (state.timer || state.running) return;
   const waiters = state.settledWaiters.splice(0);
   for (const w of waiters) w(window.__demo.last);
 }
@@ -404,14 +427,14 @@ async function loadFromBlob(blob, name) {
   const bitmap = await createImageBitmap(blob, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
   try {
     // The library reads ImageBitmaps itself (it draws them to an OffscreenCanvas).
-    const t = state.sampler.imageToTensor(bitmap, { layout: 'nhwc', type: 'uint8', channels: 4 });
-    let img = state.sampler.tensorToImageData(t, { layout: 'nhwc' });
+    const t = await state.sampler.imageToTensor(bitmap, { layout: 'nhwc', type: 'uint8', channels: 4 });
+    let img = await state.sampler.tensorToImageData(t, { layout: 'nhwc' });
     const big = Math.max(img.width, img.height);
     let note = '';
     if (big > MAX_INPUT_SIDE) {
       const k = MAX_INPUT_SIDE / big;
       note = ` (shrunk from ${img.width} × ${img.height} with resizeImage)`;
-      img = state.sampler.resizeImage(img, { width: Math.max(1, Math.round(img.width * k)), height: Math.max(1, Math.round(img.height * k)) });
+      img = await state.sampler.resizeImage(img, { width: Math.max(1, Math.round(img.width * k)), height: Math.max(1, Math.round(img.height * k)) });
     }
     setInput(img, name, note);
   } finally {
@@ -493,6 +516,7 @@ form.addEventListener('input', (e) => {
   syncControls();
   if (id === 'fit') return;
   if (id === 'loupe-zoom') { drawLoupes(); return; }
+  if (id === 'in-worker') showWhere();
   if (id !== 'file') schedule();
 });
 form.addEventListener('change', (e) => {
@@ -506,6 +530,24 @@ $('reset-warp').addEventListener('click', () => {
   schedule();
 });
 
+// ------------------------------------------------------------------ where it runs
+
+// The sampler for the next run: the worker's, or (made on first use) a synchronous one on
+// this thread.
+async function useSampler(inWorker) {
+  if (!inWorker && !state.syncSampler) state.syncSampler = await createSampler();
+  state.sampler = inWorker ? state.workerSampler : state.syncSampler;
+}
+
+function showWhere() {
+  const n = state.workerSampler.threads;
+  const isolated = globalThis.crossOriginIsolated === true;
+  $('threads-info').textContent = $('in-worker').checked
+    ? `In a worker, on ${n} thread${n === 1 ? '' : 's'}${isolated ? '' : ' (this page is not cross-origin isolated: one thread)'}.`
+    : 'On the main thread, one thread: the page is busy during each call.';
+  body.dataset.threads = String(n);
+}
+
 // ------------------------------------------------------------------ start
 
 window.__demo = {
@@ -514,15 +556,15 @@ window.__demo = {
   /** Resolves (with __demo.last) once no run is pending. */
   settled() {
     const st = body.dataset.status;
-    if (!state.timer && (st === 'done' || st === 'error')) return Promise.resolve(window.__demo.last);
+    if (!state.timer && !state.running && (st === 'done' || st === 'error')) return Promise.resolve(window.__demo.last);
     return new Promise((resolve) => state.settledWaiters.push(resolve));
   },
-  /** Runs now with the current settings; returns __demo.last. */
+  /** Runs now with the current settings; resolves with __demo.last once settled. */
   run() {
     clearTimeout(state.timer);
     state.timer = 0;
     run();
-    return window.__demo.last;
+    return window.__demo.settled();
   },
   setPosition,
   loadBlob: (blob, name) => loadFromBlob(blob, name || 'image'),
@@ -531,7 +573,11 @@ window.__demo = {
 syncControls();
 window.__demo.ready = (async () => {
   try {
-    state.sampler = await createSampler();
+    // As many threads as cores, where the page may use them (cross-origin isolated: npm start
+    // serves it so); elsewhere the worker's sampler has one.
+    const cores = Math.min(navigator.hardwareConcurrency || 1, 16);
+    state.sampler = state.workerSampler = await createSampler({ worker: true, threads: cores });
+    showWhere();
   } catch (e) {
     setStatus('error', `Could not load the WebAssembly module: ${e.message}`);
     flushSettled();

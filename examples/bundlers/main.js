@@ -22,5 +22,14 @@ function start(options) {
 }
 
 start();
+// The bundler test also runs a sampler in a worker (createSampler({ worker: true })), with
+// bundlers that ship the package's worker file (webpack 5 follows its `new Worker(new URL(...))`).
+window.workerExample = async () => {
+  const sampler = await createSampler({ worker: true });
+  const x = { type: 'float32', dims: [1, 1, 2, 2], data: new Float32Array([1, 2, 3, 4]) };
+  const y = await sampler.resize(x, { sizes: [1, 1, 4, 4], mode: 'linear' });
+  sampler.dispose();
+  return { threads: sampler.threads, data: Array.from(y.data) };
+};
 // The bundler test starts it again with other options after a failed load.
 window.startExample = start;

@@ -18,9 +18,16 @@ async function main() {
   const big = sampler.resizeImage(new ImageData(px, w, h), { width: 64, mode: 'cubic' });
   document.getElementById('picture').getContext('2d').putImageData(big, 0, 0);
 
-  const result = { dims: y.dims, data: Array.from(y.data), image: [big.width, big.height] };
+  // The same resize off the main thread: a sampler in a dedicated worker (Vite bundles the
+  // package's worker file); its methods return Promises.
+  const worker = await createSampler({ worker: true });
+  const yw = await worker.resize(x, { sizes: [1, 1, 4, 4], mode: 'linear' });
+  worker.dispose();
+
+  const result = { dims: y.dims, data: Array.from(y.data), image: [big.width, big.height], worker: { threads: worker.threads, data: Array.from(yw.data) } };
   out.textContent = `resize 2x2 -> 4x4 (linear):\n${[0, 1, 2, 3].map((r) => Array.from(y.data.slice(4 * r, 4 * r + 4)).join('  ')).join('\n')}\n` +
-    `resizeImage 16x8 -> ${big.width}x${big.height} (cubic)`;
+    `resizeImage 16x8 -> ${big.width}x${big.height} (cubic)\n` +
+    `in a worker (${worker.threads} thread${worker.threads === 1 ? '' : 's'}): ${yw.data.join(' ') === y.data.join(' ') ? 'the same values' : 'different values!'}`;
   document.body.dataset.result = JSON.stringify(result);
   document.body.dataset.status = 'ok';
 }

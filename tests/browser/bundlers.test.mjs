@@ -103,6 +103,11 @@ for (const [name, bundler, copies] of [
     assert.equal(status.status, 'ok', `the app reported: ${status.error}`);
     assert.deepEqual(JSON.parse(status.result), { dims: [1, 1, 4, 4], data: EXPECTED });
     assert.deepEqual(wasm, [[200, `/dist/${wasmFiles[0]}`]], 'the wasm came from the bundle output, once');
+    if (name === 'build:webpack') {
+      // webpack 5 emitted the package's worker: a worker sampler computes the same values
+      assert.deepEqual(await page.evaluate(() => window.workerExample()), { threads: 1, data: EXPECTED });
+      assert.deepEqual(wasm, [[200, `/dist/${wasmFiles[0]}`], [200, `/dist/${wasmFiles[0]}`]], 'the worker fetched the same wasm');
+    }
     assert.deepEqual(errors, []);
     assert.deepEqual(consoleMessages, []);
     await page.close();

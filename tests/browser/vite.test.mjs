@@ -1,8 +1,10 @@
 // vite.test.mjs: examples/vite-app built as a user would: copied to a temp dir, the packed
 // tarball (OSW_TARBALL) installed with npm, bundled by the repo's Vite, served, and loaded
 // in Chromium. Checks that Vite emitted the .wasm, the page fetched it from the bundle's
-// assets, and the results are right. Then the same app under `vite` (the dev server, which
-// pre-bundles dependencies) must find the wasm too. Last, a second small app that asks for
+// assets, and the results are right, also from createSampler({ worker: true }) (Vite
+// emits the package's worker file and the client browser.mjs imports on demand). Then the
+// same app under `vite` (the dev server, which pre-bundles dependencies) must find the wasm
+// too. Last, a second small app that asks for
 // createSampler({ threads: 4 }), built by Vite and served cross-origin isolated (COOP/COEP),
 // and under the dev server with the headers in its vite.config.js: 4 threads, the threaded
 // build's files from the bundle, the bytes of 1 thread.
@@ -68,7 +70,12 @@ test('the Vite example builds against the packed tarball and runs in Chromium', 
   assert.deepEqual(result.dims, [1, 1, 4, 4]);
   assert.deepEqual(result.data, [1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3, 3.25, 3.75, 4]);
   assert.deepEqual(result.image, [64, 32]);
-  assert.deepEqual(wasmResponses, [[200, `/assets/${wasmFiles[0]}`, 'application/wasm']], 'the bundled wasm was fetched from the build output');
+  // createSampler({ worker: true }): Vite emitted the package's worker (and the client it
+  // loads on demand), which computed the same values with one thread (no isolation here)
+  assert.deepEqual(result.worker, { threads: 1, data: result.data });
+  assert.ok(assets.some((f) => /^worker-client.*\.js$/.test(f)) && assets.some((f) => /^worker-[^c].*\.js$/.test(f)), `the worker files in dist/assets (${assets.join(', ')})`);
+  assert.deepEqual(wasmResponses, [[200, `/assets/${wasmFiles[0]}`, 'application/wasm'], [200, `/assets/${wasmFiles[0]}`, 'application/wasm']],
+    'the bundled wasm was fetched from the build output, by the page and by the worker');
   // the canvas shows the resized gradient: blue on the left, red on the right
   const [left, right] = await page.evaluate(() => {
     const ctx = document.getElementById('picture').getContext('2d');
@@ -125,7 +132,8 @@ test('the Vite example also runs under the vite dev server', async (t) => {
   t.diagnostic(`vite dev: started and page done in ${Date.now() - t0} ms`);
   assert.equal(status.status, 'ok', `the app reported: ${status.error}`);
   assert.deepEqual(JSON.parse(status.result).data.slice(0, 4), [1, 1.25, 1.75, 2]);
-  assert.deepEqual(wasm, [[200, 'application/wasm']]);
+  assert.deepEqual(JSON.parse(status.result).worker.data.slice(0, 4), [1, 1.25, 1.75, 2], 'the worker sampler works under vite dev');
+  assert.deepEqual(wasm, [[200, 'application/wasm'], [200, 'application/wasm']]);
   assert.deepEqual(errors, []);
   await page.close();
   devServer.kill();

@@ -1,0 +1,83 @@
+// worker-main.js: what runs inside the worker of createSampler({ worker: true }) (see
+// worker-client.js): one synchronous sampler, made by the first message, and every later
+// message one call on it, answered in order with the result (its arrays transferred) or the
+// error's class name and message.
+//
+// scripts/build.mjs puts this file into dist/worker.mjs (browsers: with the whole API
+// inside) and dist/worker-node.mjs / dist/worker-node.cjs (Node: beside the entry they load),
+// each calling oswServeWorker(createSampler, port) with port = { post, listen }.
+
+/* eslint-disable no-unused-vars */
+function oswServeWorker(createSampler, port) {
+  'use strict';
+  const MARK = '__oswWorkerValue__';
+  // Not sent to the caller: the zero-copy tier lives in this worker's memory.
+  const LOCAL = ['dispose', 'tensor'];
+  let sampler = null;
+
+  // The markers of worker-client.js's pack(), back into values of the same kind.
+  function unpack(v, seen) {
+    if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
+    if (seen.has(v)) return seen.get(v);
+    if (Object.prototype.hasOwnProperty.call(v, MARK)) {
+      if (v[MARK] === 'function') return function () {};
+      if (v[MARK] === 'symbol') return Symbol(v.d);
+    }
+    seen.set(v, v);
+    if (Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype)
+      for (const k of Object.keys(v)) v[k] = unpack(v[k], seen);
+    return v;
+  }
+
+  // The result, ready to post: ImageData as its fields (rebuilt by the caller), and the
+  // buffers of its arrays listed for transfer (each a fresh array of this call).
+  function result(v, list) {
+    if (v === null || typeof v !== 'object') return v;
+    if (ArrayBuffer.isView(v)) {
+      const b = v.buffer;
+      if (b instanceof ArrayBuffer && b.byteLength > 0 && !list.includes(b)) list.push(b);
+      return v;
+    }
+    if (typeof ImageData === 'function' && v instanceof ImageData)
+      return { [MARK]: 'image', width: v.width, height: v.height, data: result(v.data, list), colorSpace: v.colorSpace || 'srgb' };
+    if (Array.isArray(v)) return v.map((e) => result(e, list));
+    const out = {};
+    for (const k of Object.keys(v)) out[k] = result(v[k], list);
+    return out;
+  }
+
+  function errorOf(e) {
+    const name = e instanceof TypeError ? 'TypeError' : e instanceof RangeError ? 'RangeError' : 'Error';
+    return { name, message: e && e.message !== undefined ? String(e.message) : String(e) };
+  }
+
+  port.listen((msg) => {
+    const id = msg.id;
+    if (msg.op === 'create') {
+      Promise.resolve().then(() => createSampler(unpack(msg.options, new Map()))).then((s) => {
+        sampler = s;
+        const methods = [];
+        for (const k of Object.getOwnPropertyNames(s)) if (typeof s[k] === 'function' && !LOCAL.includes(k)) methods.push(k);
+        port.post({ id, ok: true, value: { methods, threads: typeof s.threads === 'number' ? s.threads : 1 } }, []);
+      }, (e) => {
+        const err = errorOf(e);
+        // A wasmUrl resolved against the page is named as the caller gave it.
+        if (msg.urlAsGiven !== undefined) err.message = err.message.split(msg.options.wasmUrl).join(msg.urlAsGiven);
+        port.post({ id, ok: false, error: err }, []);
+      });
+      return;
+    }
+    // The caller's staging buffers (copies of its inputs) go back to it after the call.
+    const staged = msg.staged || [];
+    let value;
+    try {
+      value = sampler[msg.method](...unpack(msg.args, new Map()));
+    } catch (e) {
+      port.post({ id, ok: false, error: errorOf(e), staged }, staged);
+      return;
+    }
+    const list = staged.slice();
+    const out = result(value, list);
+    port.post({ id, ok: true, value: out, staged }, list);
+  });
+}
