@@ -338,6 +338,13 @@ export interface WorkerSamplerOptions extends Omit<CreateSamplerOptions, 'worker
    * Default false (inputs are copied; the caller's arrays stay as they are).
    */
   transfer?: boolean;
+  /**
+   * The threads of the worker's sampler. Default: every core (os.availableParallelism(),
+   * navigator.hardwareConcurrency), at most 8, where shared memory exists (Node, cross-origin
+   * isolated pages); 1 elsewhere. The worker never blocks the caller, so only the pool's
+   * start-up (inside createSampler) is paid for it.
+   */
+  threads?: number;
 }
 
 /**

@@ -5,11 +5,17 @@
 //
 // scripts/build.mjs puts this file into dist/worker.mjs (browsers: with the whole API
 // inside) and dist/worker-node.mjs / dist/worker-node.cjs (Node: beside the entry they load),
-// each calling oswServeWorker(createSampler, port) with port = { post, listen }.
+// each calling oswServeWorker(createSampler, port, cores) with port = { post, listen } and
+// cores = the host's logical cores (os.availableParallelism(), navigator.hardwareConcurrency).
 
 /* eslint-disable no-unused-vars */
-function oswServeWorker(createSampler, port) {
+function oswServeWorker(createSampler, port, cores) {
   'use strict';
+  // The worker sampler's default threads: every core, at most DEFAULT_THREADS_CAP. A worker
+  // never blocks the caller, so a pool costs only its start-up (in this worker, before
+  // createSampler resolves); where shared memory is missing the sampler gets one thread.
+  const DEFAULT_THREADS_CAP = 8;
+  const defaultThreads = Math.max(1, Math.min(DEFAULT_THREADS_CAP, Number.isInteger(cores) ? cores : 1));
   const MARK = '__oswWorkerValue__';
   // Not sent to the caller: the zero-copy tier lives in this worker's memory.
   const LOCAL = ['dispose', 'tensor'];
@@ -54,7 +60,12 @@ function oswServeWorker(createSampler, port) {
   port.listen((msg) => {
     const id = msg.id;
     if (msg.op === 'create') {
-      Promise.resolve().then(() => createSampler(unpack(msg.options, new Map()))).then((s) => {
+      Promise.resolve().then(() => {
+        const options = unpack(msg.options, new Map());
+        if (options !== null && typeof options === 'object' && options.threads === undefined && !Object.prototype.hasOwnProperty.call(options, 'threads'))
+          options.threads = defaultThreads;
+        return createSampler(options);
+      }).then((s) => {
         sampler = s;
         const methods = [];
         for (const k of Object.getOwnPropertyNames(s)) if (typeof s[k] === 'function' && !LOCAL.includes(k)) methods.push(k);

@@ -234,13 +234,17 @@ module.exports = { createSampler: api.createSampler, TENSOR_TYPES: api.TENSOR_TY
 // entry, with a synchronous sampler of that entry.
 const nodeWorker = (load) => `${banner}${load}
 ${workerMain}
-oswServeWorker(createSampler, { post: (m, t) => parentPort.postMessage(m, t), listen: (f) => parentPort.on('message', f) });
+oswServeWorker(createSampler, { post: (m, t) => parentPort.postMessage(m, t), listen: (f) => parentPort.on('message', f) },
+  typeof availableParallelism === 'function' ? availableParallelism() : cpus().length);
 `;
 writeIfChanged(join(dist, 'worker-node.cjs'), nodeWorker(`'use strict';
 const { parentPort } = require('worker_threads');
+const { availableParallelism, cpus } = require('os');
 const { createSampler } = require('./index.cjs');`));
 writeIfChanged(join(dist, 'worker-node.mjs'), nodeWorker(`import { parentPort } from 'node:worker_threads';
-import { createSampler } from './index.mjs';`));
+import os from 'node:os';
+import { createSampler } from './index.mjs';
+const { availableParallelism, cpus } = os;`));
 
 // Node, ES module: its own copy, with no require (an ESM bundle for Node keeps it as is).
 writeIfChanged(join(dist, 'index.mjs'), `${banner}import { readFileSync } from 'node:fs';
@@ -340,7 +344,7 @@ ${workerMain}
 oswServeWorker(makeApi(loadModule).createSampler, {
   post: (m, t) => self.postMessage(m, t),
   listen: (f) => self.addEventListener('message', (e) => f(e.data)),
-});
+}, self.navigator && self.navigator.hardwareConcurrency);
 `;
 await minifyIfChanged(workerSource, 'worker.mjs', join(build, 'worker.source.mjs'), async (source) => {
   const out = await minifyModule('worker.source.mjs', source, false, banner.trim());

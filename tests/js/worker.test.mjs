@@ -24,7 +24,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { importPackage, packageEntry } from './package.mjs';
@@ -233,7 +233,17 @@ test('every operator method gives the sync sampler\'s result (bytes, dims, kind 
 });
 
 test('worker sampler: threads, worker, and its methods bound (destructuring works)', async () => {
-  assert.equal(ws.threads, typeof sync.threads === 'number' ? sync.threads : 1);
+  // The default: every core (at most 8) in the worker; a synchronous sampler's default is 1.
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  assert.equal(ws.threads, Math.min(8, cores), 'a worker sampler computes on every core by default (at most 8)');
+  assert.equal(sync.threads, 1, 'a synchronous sampler on one thread by default');
+  const one = await mod.createSampler({ worker: true, threads: 1 });
+  assert.equal(one.threads, 1, 'threads: 1 asked for, one thread');
+  one.dispose();
+  // wasmBinary names osw.wasm, the single-threaded build: one thread, as in the sync API.
+  const fromBytes = await mod.createSampler({ worker: true, wasmBinary: readFileSync(new URL('osw.wasm', pathToFileURL(packageEntry()))) });
+  assert.equal(fromBytes.threads, 1, 'with wasmBinary (osw.wasm) one thread');
+  fromBytes.dispose();
   assert.equal(ws.worker, true);
   assert.equal(ws.disposed, false);
   const { resize } = ws;
