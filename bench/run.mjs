@@ -403,7 +403,7 @@ function applyCaps(active, args) {
 
 function oursCase(w, tier) {
   if (!w) return null;
-  return w.cases.find((c) => c.lib === 'ours' && !c.threads && c.tier === tier && c.stats && (!w.spec.perCall || c.variant === (tier === 'array' ? 'resize' : 'resizeInto'))) || null;
+  return w.cases.find((c) => c.lib === 'ours' && !c.threads && !c.worker && c.tier === tier && c.stats && (!w.spec.perCall || c.variant === (tier === 'array' ? 'resize' : 'resizeInto'))) || null;
 }
 
 function printWorkload(w) {
@@ -426,8 +426,9 @@ function computeRatios(w) {
   for (const c of w.cases) {
     if (!c.stats || c.lib === 'ours') {
       // A threaded row: its time over the one-thread row's (< 1: the threads help).
-      if (c.stats && c.threads) {
-        const one = w.cases.find((o) => o.lib === 'ours' && !o.threads && o.variant === c.variant && o.stats);
+      if (c.stats && (c.threads || c.worker)) {
+        const v = c.compareVariant || c.variant;
+        const one = w.cases.find((o) => o.lib === 'ours' && !o.threads && !o.worker && o.variant === v && o.stats);
         if (one) { c.ratio = c.stats.median / one.stats.median; c.ratioNote = 'of 1 thread'; }
       }
       continue;
@@ -515,6 +516,21 @@ function evaluateTargets(byId) {
       });
     }
   }
+  // Issue 16: the worker API blocks the calling thread at most 2 ms during a W7a call: the
+  // longest event-loop gap while the call is in flight (median over the probe's calls), with
+  // inputs copied (the default) and with transfer: true.
+  if (byId.W7A) {
+    const c = byId.W7A.cases.find((x) => x.worker && x.blocked && !x.blocked.error);
+    if (c) {
+      for (const [mode, b] of [['copied', c.blocked.copied], ['transfer', c.blocked.transferred]]) {
+        rows.push({
+          target: `W7a worker API blocks <= 2 ms (${mode})`, workload: 'W7A', tier: 'array', value: b.gapMs, limit: 2, kind: 'max',
+          met: b.gapMs <= 2, blocking: true,
+          detail: `worker on ${c.blocked.threads} thread(s); longest event-loop gap in flight (median of ${b.runs}; max ${b.gapMaxMs.toFixed(2)} ms); the call returns its Promise in ${b.callMs.toFixed(2)} ms; idle loop's own gap ${b.idleGapMs.toFixed(2)} ms; call ${fmtTime(b.timeMs)}`,
+        });
+      }
+    }
+  }
   const floor = byId.FLOOR && byId.FLOOR.cases.find((c) => c.variant === 'wasm' && c.stats);
   for (const wid of ['W1', 'W2']) {
     for (const tier of ['memory', 'array']) {
@@ -529,7 +545,7 @@ function evaluateTargets(byId) {
 }
 
 function targetLine(r, indent) {
-  const v = r.value === null ? '-' : r.threads ? fmtRatio(r.value) : r.target.startsWith('per-call') ? `${r.value.toFixed(2)} us` : r.kind === 'min' ? `${r.value.toFixed(1)}x faster` : fmtRatio(r.value);
+  const v = r.value === null ? '-' : r.blocking ? `${r.value.toFixed(2)} ms` : r.threads ? fmtRatio(r.value) : r.target.startsWith('per-call') ? `${r.value.toFixed(2)} us` : r.kind === 'min' ? `${r.value.toFixed(1)}x faster` : fmtRatio(r.value);
   const verdict = r.met === null ? 'n/a' : r.met ? 'met' : 'MISSED';
   return `${indent}${pad(r.target, 42)} ${pad(r.tier, 7)} ${lpad(v, 14)}  ${pad(verdict, 7)} ${r.detail}`;
 }
@@ -619,6 +635,15 @@ async function main() {
 
   log(`timing: ${args.warmup} warm-up + ${args.runs} measured rounds...`);
   await runRounds(active, args);
+  // The worker API's blocking probe, after the rounds (its event-loop spinning would load
+  // the timings of everything else).
+  for (const w of active) {
+    for (const c of w.cases) {
+      if (!c.probe || c.error || c.failed) continue;
+      log(`  ${w.name} ${c.label}: probing the calling thread's blocking...`);
+      try { c.blocked = await c.probe(Math.max(5, Math.min(args.runs, 15))); } catch (e) { c.blocked = { error: e.message || String(e) }; }
+    }
+  }
 
   for (const w of active) {
     for (const c of w.cases) c.stats = c.failed ? null : stats(c.samples);
@@ -663,6 +688,7 @@ async function main() {
         median: c.stats ? c.stats.median : null, min: c.stats ? c.stats.min : null, max: c.stats ? c.stats.max : null,
         q1: c.stats ? c.stats.q1 : null, q3: c.stats ? c.stats.q3 : null, runs: c.stats ? c.stats.n : 0,
         batch: c.batch, capped: c.capped, ratioOursOverThis: c.ratio ?? null, ratioOfMins: c.ratioMin ?? null,
+        threads: c.threads, worker: c.worker, blocked: c.blocked,
         samples: c.samples, warmups: c.warmups,
       })),
     })),

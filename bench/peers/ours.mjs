@@ -8,6 +8,7 @@
 //            no copies, the timing is argument checks + planning + the kernel.
 // The per-call workload adds run() (ONNX node level, arrays) as a third variant.
 
+import os from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,22 +41,76 @@ export async function create(args = {}) {
     const s = await mod.createSampler({ threads: t });
     extra.push({ threads: t, inUse: s.threads, sampler: s });
   }
-  return new Ours(sampler, distFile, extra);
+  // The worker API (createSampler({ worker: true }), its default threads), where the build
+  // has it: W7a and the per-call workload get a row through it, and its blocking probe.
+  // The blocking probe keeps the calling thread busy spinning its event loop, so its worker
+  // samplers leave it a core (threads = cores - 1): with every core computing, the probe
+  // would measure the OS scheduler sharing cores between it and the pool, not the API. A
+  // page's main thread, idle between events, is not a thread that competes for a core.
+  let worker = null, workerT = null;
+  try {
+    worker = await mod.createSampler({ worker: true });
+    const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+    const probeThreads = Math.max(1, Math.min(worker.threads, cores - 1));
+    workerT = {
+      copied: await mod.createSampler({ worker: true, threads: probeThreads }),
+      transferred: await mod.createSampler({ worker: true, threads: probeThreads, transfer: true }),
+    };
+  } catch (e) {
+    if (!(e instanceof RangeError) || !/worker/.test(e.message)) throw e;
+  }
+  return new Ours(sampler, distFile, extra, worker, workerT);
+}
+
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2; };
+
+// Keeps the event loop turning (setImmediate after setImmediate) while tick() returns true,
+// so the longest gap between two ticks is the longest time the calling thread was busy.
+const spin = (tick) => new Promise((resolve) => { const step = () => (tick() ? setImmediate(step) : resolve()); setImmediate(step); });
+
+// The calling thread's blocking during `runs` calls of call(input()): the time the method
+// takes to return its Promise (arguments copied or transferred then), and the longest gap of
+// the event loop while the call is in flight; and the same loop with no call for as long,
+// the machine's own noise. Medians over the runs.
+async function probeBlocking(call, input, runs) {
+  const calls = [], gaps = [], idle = [], times = [];
+  for (let r = 0; r < runs; r++) {
+    const x = input();
+    let last = performance.now(), maxGap = 0, done = false;
+    const loop = spin(() => { const t = performance.now(); if (t - last > maxGap) maxGap = t - last; last = t; return !done; });
+    const t0 = performance.now();
+    const p = call(x);
+    calls.push(performance.now() - t0);
+    await p;
+    times.push(performance.now() - t0);
+    done = true;
+    await loop;
+    gaps.push(maxGap);
+    let lastI = performance.now(), maxI = 0;
+    const t1 = performance.now();
+    await spin(() => { const t = performance.now(); if (t - lastI > maxI) maxI = t - lastI; lastI = t; return t - t1 < times[r]; });
+    idle.push(maxI);
+  }
+  return { callMs: median(calls), gapMs: median(gaps), gapMaxMs: Math.max(...gaps), idleGapMs: median(idle), timeMs: median(times), runs };
 }
 
 class Ours {
-  constructor(sampler, distFile, extra) {
+  constructor(sampler, distFile, extra, worker, workerT) {
     this.sampler = sampler;
+    this.worker = worker;    // createSampler({ worker: true }) or null
+    this.workerT = workerT;  // the blocking probe's worker samplers: { copied, transferred }
     this.extra = extra;  // [{ threads, inUse, sampler }]: the threaded samplers
     this.id = id;
     this.name = 'onnx-sampling-wasm';
     this.version = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version;
     this.distFile = distFile;
     this.note = `built package ${distFile}` +
-      (extra.length ? `; threaded rows: ${extra.map((e) => `threads ${e.threads} (${e.inUse} in use)`).join(', ')}` : '; one thread');
+      (extra.length ? `; threaded rows: ${extra.map((e) => `threads ${e.threads} (${e.inUse} in use)`).join(', ')}` : '; one thread') +
+      (worker ? `; worker API rows (worker sampler on ${worker.threads} thread${worker.threads === 1 ? '' : 's'})` : '');
   }
 
   dispose() {
+    if (this.worker) { this.worker.dispose(); this.workerT.copied.dispose(); this.workerT.transferred.dispose(); }
     for (const e of this.extra) e.sampler.dispose();
     this.sampler.dispose();
   }
@@ -81,6 +136,28 @@ class Ours {
         if (spec.perCall && c.variant !== 'resizeInto') { if (c.dispose) c.dispose(); continue; }
         cases.push({ ...c, label: `${c.label}, ${e.threads} threads`, threads: e.threads, threadsInUse: e.inUse });
       }
+    }
+    // The worker API: W7a-sized (uint8 resize on axes 1, 2) and per-call, inputs copied (the
+    // default). Its last column compares with the synchronous resize() on one thread; the
+    // blocking probe runs after the rounds (run.mjs), copied and transferred.
+    const W = this.worker;
+    if (W && spec.op === 'resize' && (spec.perCall || (spec.type === 'uint8' && !spec.antialias))) {
+      const opts = this.resizeOptions(spec);
+      const x = { type: spec.type, dims: spec.in, data: data.x };
+      const WT = this.workerT;
+      cases.push({
+        label: `worker resize() arrays (worker on ${W.threads} thread${W.threads === 1 ? '' : 's'})`, tier: 'array', variant: 'worker',
+        compareVariant: 'resize', worker: true,
+        includes: 'createSampler({ worker: true }).resize(): X copied to the worker, the call there, Y transferred back; awaited',
+        run: () => W.resize(x, opts),
+        output: async () => (await W.resize(x, opts)).data,
+        // transferred: each call gets a fresh copy of X, made before the probe starts.
+        probe: spec.perCall ? null : async (runs) => ({
+          threads: WT.copied.threads,
+          copied: await probeBlocking((xi) => WT.copied.resize(xi, opts), () => x, runs),
+          transferred: await probeBlocking((xi) => WT.transferred.resize(xi, opts), () => ({ ...x, data: x.data.slice() }), runs),
+        }),
+      });
     }
     return cases;
   }
