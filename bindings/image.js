@@ -62,16 +62,8 @@ function installImageHelpers(Sampler, h) {
     return ctx;
   }
 
-  // Drawable browser sources and how to get their pixel size (0 while not ready).
-  const DRAWABLES = [
-    ['HTMLImageElement', (v) => (v.complete ? [v.naturalWidth, v.naturalHeight] : [0, 0]), 'the <img> has not finished loading (or failed to)'],
-    ['SVGImageElement', (v) => [v.width.baseVal.value, v.height.baseVal.value], 'the SVG <image> has no size'],
-    ['HTMLVideoElement', (v) => (v.readyState >= 2 ? [v.videoWidth, v.videoHeight] : [0, 0]), 'the <video> has no current frame yet'],
-    ['HTMLCanvasElement', (v) => [v.width, v.height], 'the canvas is empty (width or height 0)'],
-    ['OffscreenCanvas', (v) => [v.width, v.height], 'the canvas is empty (width or height 0)'],
-    ['ImageBitmap', (v) => [v.width, v.height], 'the ImageBitmap is empty or closed'],
-    ['VideoFrame', (v) => [v.displayWidth, v.displayHeight], 'the VideoFrame is empty or closed'],
-  ];
+  // Drawable browser sources and how to get their pixel size (bindings/drawables.js).
+  const DRAWABLES = OSW_DRAWABLES;
 
   // Any accepted image -> { width, height, data (RGBA bytes), colorSpace }.
   function readPixels(image, what) {

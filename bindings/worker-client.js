@@ -31,13 +31,8 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
   const FIELDS = ['type', 'dims', 'data', 'width', 'height', 'colorSpace'];
   // Browser images the worker cannot receive: read here into ImageData, as the synchronous
   // sampler reads them (a scratch canvas), with its messages when one is not ready.
-  const DRAWABLES = [
-    ['HTMLImageElement', (v) => (v.complete ? [v.naturalWidth, v.naturalHeight] : [0, 0]), 'the <img> has not finished loading (or failed to)'],
-    ['SVGImageElement', (v) => [v.width.baseVal.value, v.height.baseVal.value], 'the SVG <image> has no size'],
-    ['HTMLVideoElement', (v) => (v.readyState >= 2 ? [v.videoWidth, v.videoHeight] : [0, 0]), 'the <video> has no current frame yet'],
-    ['HTMLCanvasElement', (v) => [v.width, v.height], 'the canvas is empty (width or height 0)'],
-    ['OffscreenCanvas', (v) => [v.width, v.height], 'the canvas is empty (width or height 0)'],
-  ];
+  // (bindings/drawables.js; ImageBitmap and VideoFrame are transferable, so sent as they are)
+  const DRAWABLES = OSW_DRAWABLES.filter(([name]) => name !== 'ImageBitmap' && name !== 'VideoFrame');
   const IMAGE_METHODS = ['imageToTensor', 'resizeImage'];
 
   const describe = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`);

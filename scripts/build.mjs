@@ -171,7 +171,7 @@ export default _default;
 
 // The JS layer: api.js, then the optional image helpers (bindings/image.js), which api.js
 // installs on the Sampler class when present.
-const api = ['api.js', 'image.js']
+const api = ['api.js', 'drawables.js', 'image.js']
   .filter((f) => existsSync(join(root, 'bindings', f)))
   .map((f) => readFileSync(join(root, 'bindings', f), 'utf8'))
   .join('\n');
@@ -327,7 +327,8 @@ await minifyIfChanged(browserSource, 'browser.mjs', join(build, 'browser.source.
 
 // createSampler({ worker: true }) in browsers: worker-client.mjs starts worker.mjs (the whole
 // API and worker-main.js) with the static form bundlers follow to ship a worker.
-const workerClientSource = `${workerClient}
+const workerClientSource = `${readFileSync(join(root, 'bindings', 'drawables.js'), 'utf8')}
+${workerClient}
 export function createWorkerSampler(o, cs) {
   return oswWorkerSampler(o, cs, () => oswBrowserPort(new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' })));
 }

@@ -17,3 +17,17 @@ inline osw::Status run_plan(const osw::ResizePlan& plan, osw::DType t, const voi
   yv.data = y;
   return osw::resize_execute(plan, xv, &yv);
 }
+
+namespace osw_test {
+
+// A view of data with the given type and dims (the test owns the buffer).
+inline osw::TensorView view(osw::DType t, int rank, const int64_t* dims, void* data) {
+  osw::TensorView v;
+  v.type = t;
+  v.rank = rank;
+  for (int a = 0; a < rank; ++a) v.dims[a] = dims[a];
+  v.data = data;
+  return v;
+}
+
+}  // namespace osw_test

@@ -27,6 +27,7 @@
 #include "gridsample.h"
 #include "parallel.h"
 #include "resize.h"
+#include "test_plan.h"
 #include "test_rng.h"
 
 #if OSW_HAVE_THREADS
@@ -106,14 +107,7 @@ bool same_bytes(const std::vector<unsigned char>& a, const std::vector<unsigned 
   return a == b;
 }
 
-TensorView view(DType t, int rank, const int64_t* dims, void* data) {
-  TensorView v;
-  v.type = t;
-  v.rank = rank;
-  for (int a = 0; a < rank; ++a) v.dims[a] = dims[a];
-  v.data = data;
-  return v;
-}
+using osw_test::view;
 
 }  // namespace
 

@@ -24,6 +24,7 @@
 #include "gridsample.h"
 #include "parallel.h"
 #include "resize.h"
+#include "test_plan.h"
 
 using namespace osw;
 
@@ -44,14 +45,7 @@ Stat stat_of(std::vector<double> v) {
   return {v.front(), v[v.size() / 2]};
 }
 
-TensorView view(DType t, int rank, const int64_t* dims, void* data) {
-  TensorView v;
-  v.type = t;
-  v.rank = rank;
-  for (int a = 0; a < rank; ++a) v.dims[a] = dims[a];
-  v.data = data;
-  return v;
-}
+using osw_test::view;
 
 struct Resize {
   ResizePlan plan;
