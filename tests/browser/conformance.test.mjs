@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { EXPECTED_CASES, OPS, PENDING_SETS, compareTensors, loadCases, readIndex } from '../js/onnx-cases.mjs';
-import { BLANK_PAGE, ENGINES, b64, conformanceDir, currentEngine, openBrowser, packageDir, startStaticServer } from './helpers.mjs';
+import { BLANK_PAGE, ENGINES, conformanceDir, currentEngine, installPageWire, openBrowser, packageDir, startStaticServer, wire } from './helpers.mjs';
 
 const LABEL = ENGINES[currentEngine()];
 const ARRAYS = {
@@ -30,7 +30,6 @@ after(async () => {
   await server?.close();
 });
 
-const wire = (t) => (t === null ? null : { type: t.type, dims: t.dims, array: t.data.constructor.name, bytes: b64.encode(t.data) });
 
 test(`the ${EXPECTED_CASES} conformance cases pass in ${LABEL} through browser.mjs`, async (t) => {
   const dir = conformanceDir();
@@ -38,24 +37,13 @@ test(`the ${EXPECTED_CASES} conformance cases pass in ${LABEL} through browser.m
   t.diagnostic(`conformance data: ${dir}; package: ${packageDir()}`);
   const page = await browser.newPage();
   await page.goto(server.url + BLANK_PAGE);
+  await page.evaluate(installPageWire);
 
   const payload = cases.map((c) => ({ op: c.op, opset: c.opset, attributes: c.attributes, inputs: c.inputs.map(wire) }));
   const res = await page.evaluate(async (cases) => {
     const { createSampler } = await import('/pkg/dist/browser.mjs');
     const sampler = await createSampler();
-    const fromWire = (w) => {
-      if (w === null) return null;
-      const bin = atob(w.bytes);
-      const bytes = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      return { type: w.type, dims: w.dims, data: new globalThis[w.array](bytes.buffer) };
-    };
-    const toWire = (t) => {
-      const u8 = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
-      let s = '';
-      for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode.apply(null, u8.subarray(i, i + 0x8000));
-      return { type: t.type, dims: Array.from(t.dims, Number), array: t.data.constructor.name, bytes: btoa(s) };
-    };
+    const { fromWire, toWire } = globalThis.__oswWire;  // helpers.mjs installPageWire
     const t0 = performance.now();
     const outputs = cases.map((c) => {
       try {

@@ -374,6 +374,29 @@ export const b64 = {
   encode: (typed) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength).toString('base64'),
 };
 
+// Tensors between Node and a page: { type, dims, array (the TypedArray's name), bytes
+// (base64) }. wire() makes one in Node; installPageWire, run in the page
+// (page.evaluate(installPageWire), after each goto), gives the page
+// globalThis.__oswWire = { fromWire, toWire } for the other direction and back.
+export const wire = (t) => (t === null ? null : { type: t.type, dims: t.dims, array: t.data.constructor.name, bytes: b64.encode(t.data) });
+
+export function installPageWire() {
+  const fromWire = (w) => {
+    if (w === null) return null;
+    const bin = atob(w.bytes);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return { type: w.type, dims: w.dims, data: new globalThis[w.array](bytes.buffer) };
+  };
+  const toWire = (t) => {
+    const u8 = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+    let s = '';
+    for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode.apply(null, u8.subarray(i, i + 0x8000));
+    return { type: t.type, dims: Array.from(t.dims, Number), array: t.data.constructor.name, bytes: btoa(s) };
+  };
+  globalThis.__oswWire = { fromWire, toWire };
+}
+
 // ------------------------------------------------------------------ PNG encoding (for docs/)
 
 const CRC_TABLE = new Uint32Array(256).map((_, n) => {

@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPECTED_CASES, compareTensors, loadCases } from '../js/onnx-cases.mjs';
-import { BLANK_PAGE, ENGINES, ISOLATION_HEADERS, b64, conformanceDir, currentEngine, openBrowser, packageDir, startStaticServer } from './helpers.mjs';
+import { BLANK_PAGE, ENGINES, ISOLATION_HEADERS, conformanceDir, currentEngine, installPageWire, openBrowser, packageDir, startStaticServer, wire } from './helpers.mjs';
 
 const ENGINE = currentEngine();
 const LABEL = ENGINES[ENGINE];
@@ -60,7 +60,6 @@ after(async () => {
   if (pages) rmSync(pages, { recursive: true, force: true });
 });
 
-const wire = (t) => (t === null ? null : { type: t.type, dims: t.dims, array: t.data.constructor.name, bytes: b64.encode(t.data) });
 
 // In the page: the conformance cases through createSampler({ threads: 1 }) and ({ threads }),
 // the larger cases through both, and what the page knows. Outputs of the threaded sampler go
@@ -69,19 +68,7 @@ async function pageRun({ cases, threads }) {
   const { createSampler } = await import('/pkg/dist/browser.mjs');
   const one = await createSampler({ threads: 1 });
   const many = await createSampler({ threads });
-  const fromWire = (w) => {
-    if (w === null) return null;
-    const bin = atob(w.bytes);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return { type: w.type, dims: w.dims, data: new globalThis[w.array](bytes.buffer) };
-  };
-  const toWire = (t) => {
-    const u8 = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
-    let s = '';
-    for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode.apply(null, u8.subarray(i, i + 0x8000));
-    return { type: t.type, dims: Array.from(t.dims, Number), array: t.data.constructor.name, bytes: btoa(s) };
-  };
+  const { fromWire, toWire } = globalThis.__oswWire;  // helpers.mjs installPageWire
   const sameBytes = (a, b) => {
     if (a.type !== b.type || String(a.dims) !== String(b.dims)) return false;
     const x = new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength);
@@ -181,6 +168,7 @@ async function isolatedPage(t, b, expectSab) {
     const threads = expectSab ? 4 : 1;
     if (!expectSab) t.diagnostic(`${label} does not expose SharedArrayBuffer to a cross-origin isolated page (WebKit bug 317847, GLib ports): createSampler({ threads: 4 }) must run on 1 thread there`);
     const t0 = Date.now();
+    await page.evaluate(installPageWire);
     const res = await page.evaluate(pageRun, { cases: w, threads: 4 });
     t.diagnostic(`${cases.length} conformance cases and ${res.big.length} larger cases on threads 1 and ${res.threads} in ${Date.now() - t0} ms`);
     assert.equal(res.threads, threads, 'sampler.threads');
@@ -232,6 +220,7 @@ test(`${LABEL}: a page that is not cross-origin isolated runs createSampler({ th
   const page = await browser.newPage();
   try {
     await page.goto(plain.url + BLANK_PAGE);
+    await page.evaluate(installPageWire);
     const res = await page.evaluate(pageRun, { cases: w, threads: 4 });
     assert.equal(res.isolated, false);
     assert.equal(res.threads, 1, 'sampler.threads');
