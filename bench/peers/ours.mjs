@@ -47,19 +47,20 @@ export async function create(args = {}) {
   // samplers leave it a core (threads = cores - 1): with every core computing, the probe
   // would measure the OS scheduler sharing cores between it and the pool, not the API. A
   // page's main thread, idle between events, is not a thread that competes for a core.
-  let worker = null, workerT = null;
+  // The probe's samplers are made when it runs, after the rounds (probeSamplers below).
+  let worker = null;
   try {
     worker = await mod.createSampler({ worker: true });
-    const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-    const probeThreads = Math.max(1, Math.min(worker.threads, cores - 1));
-    workerT = {
-      copied: await mod.createSampler({ worker: true, threads: probeThreads }),
-      transferred: await mod.createSampler({ worker: true, threads: probeThreads, transfer: true }),
-    };
   } catch (e) {
     if (!(e instanceof RangeError) || !/worker/.test(e.message)) throw e;
   }
-  return new Ours(sampler, distFile, extra, worker, workerT);
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  const probeThreads = worker ? Math.max(1, Math.min(worker.threads, cores - 1)) : 1;
+  const probeSamplers = async () => ({
+    copied: await mod.createSampler({ worker: true, threads: probeThreads }),
+    transferred: await mod.createSampler({ worker: true, threads: probeThreads, transfer: true }),
+  });
+  return new Ours(sampler, distFile, extra, worker, probeSamplers);
 }
 
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2; };
@@ -95,10 +96,10 @@ async function probeBlocking(call, input, runs) {
 }
 
 class Ours {
-  constructor(sampler, distFile, extra, worker, workerT) {
+  constructor(sampler, distFile, extra, worker, probeSamplers) {
     this.sampler = sampler;
     this.worker = worker;    // createSampler({ worker: true }) or null
-    this.workerT = workerT;  // the blocking probe's worker samplers: { copied, transferred }
+    this.probeSamplers = probeSamplers;  // () => the blocking probe's worker samplers { copied, transferred }
     this.extra = extra;  // [{ threads, inUse, sampler }]: the threaded samplers
     this.id = id;
     this.name = 'onnx-sampling-wasm';
@@ -110,7 +111,7 @@ class Ours {
   }
 
   dispose() {
-    if (this.worker) { this.worker.dispose(); this.workerT.copied.dispose(); this.workerT.transferred.dispose(); }
+    if (this.worker) this.worker.dispose();
     for (const e of this.extra) e.sampler.dispose();
     this.sampler.dispose();
   }
@@ -144,7 +145,6 @@ class Ours {
     if (W && spec.op === 'resize' && (spec.perCall || (spec.type === 'uint8' && !spec.antialias))) {
       const opts = this.resizeOptions(spec);
       const x = { type: spec.type, dims: spec.in, data: data.x };
-      const WT = this.workerT;
       cases.push({
         label: `worker resize() arrays (worker on ${W.threads} thread${W.threads === 1 ? '' : 's'})`, tier: 'array', variant: 'worker',
         compareVariant: 'resize', worker: true,
@@ -152,11 +152,19 @@ class Ours {
         run: () => W.resize(x, opts),
         output: async () => (await W.resize(x, opts)).data,
         // transferred: each call gets a fresh copy of X, made before the probe starts.
-        probe: spec.perCall ? null : async (runs) => ({
-          threads: WT.copied.threads,
-          copied: await probeBlocking((xi) => WT.copied.resize(xi, opts), () => x, runs),
-          transferred: await probeBlocking((xi) => WT.transferred.resize(xi, opts), () => ({ ...x, data: x.data.slice() }), runs),
-        }),
+        probe: spec.perCall ? null : async (runs) => {
+          const WT = await this.probeSamplers();
+          try {
+            return {
+              threads: WT.copied.threads,
+              copied: await probeBlocking((xi) => WT.copied.resize(xi, opts), () => x, runs),
+              transferred: await probeBlocking((xi) => WT.transferred.resize(xi, opts), () => ({ ...x, data: x.data.slice() }), runs),
+            };
+          } finally {
+            WT.copied.dispose();
+            WT.transferred.dispose();
+          }
+        },
       });
     }
     return cases;
