@@ -27,8 +27,6 @@
 #if (defined(OSW_THREADS) && OSW_THREADS) || defined(__EMSCRIPTEN_PTHREADS__)
 #define OSW_HAVE_THREADS 1
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
 #include <pthread.h>
 #else
 #define OSW_HAVE_THREADS 0
@@ -116,11 +114,11 @@ class ThreadPool {
   std::atomic<int> entered_{0};     // workers that entered the current job (set_all_join)
   std::atomic<int> sleepers_{0};    // workers asleep on wake_ (or about to be)
   std::atomic<bool> stop_{false};
-  // Sleep and wake-up after a short spin (kSpinMicros in parallel.cpp): wake_ for workers
-  // (a job was posted, or stop), done_ for the caller (the last worker left the job).
-  std::mutex mu_;
-  std::condition_variable wake_;
-  std::condition_variable done_;
+  // Sleep and wake-up after a short spin (kSpinMicros in parallel.cpp), on futexes, with no
+  // mutex: workers sleep on wake_seq_ (bumped for every job and for stop); the caller sleeps
+  // on inside_ while caller_waiting_ is set, and the last worker to leave the job wakes it.
+  std::atomic<uint32_t> wake_seq_{0};
+  std::atomic<int> caller_waiting_{0};
 #endif
 };
 
