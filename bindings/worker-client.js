@@ -199,13 +199,18 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
 
   // ------------------------------------------------------------ the channel
 
-  let port;
-  try {
-    port = spawn();
-  } catch (e) {
-    return Promise.reject(e);
-  }
-  port.unref();
+  // Starting: while the worker creates its sampler it beats every BEAT_MS (worker-main.js).
+  // Once it was heard, STALL_MS of silence mean its thread is stuck: seen here in Firefox
+  // (153 ESR, a page served cross-origin isolated, the machine loaded), where a worker's
+  // `new Worker()` of its thread pool sometimes never returned (about 1 start in 70 under a
+  // load of 2-3 busy processes; the worker's timers stopped too). That worker is ended and
+  // a new one is started, at most START_ATTEMPTS times; the last one with threads: 1, which
+  // starts no worker of its own, and without this watchdog (a worker whose timers are only
+  // slowed, in a background tab, still starts). Before the first beat nothing is timed: the
+  // worker's script may be slow to arrive, and a failed load is an 'error' event.
+  const BEAT_MS = 1000, STALL_MS = 8000, START_ATTEMPTS = 3;
+  let port = null;
+  let onHeard = null;  // the watchdog of the start in progress
   const pending = new Map();  // id -> { resolve, reject }, in call order
   let nextId = 1;
   let dead = null;  // the Error every call gets once the worker is gone
@@ -221,19 +226,34 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
   function failAll(err) {
     for (const id of [...pending.keys()]) settle(id).reject(err);
   }
-  port.listen({
-    message(msg) {
-      if (msg.staged && msg.staged.length) staging = msg.staged.filter((b) => b.byteLength > 0).slice(0, 4);
-      const p = settle(msg.id);
-      if (!p) return;
-      if (msg.ok) p.resolve(msg.value); else p.reject(errorFrom(msg.error));
-    },
-    error(err) {  // the worker failed to start or crashed
-      dead = err;
-      failAll(err);
-      port.terminate();
-    },
-  });
+  // Starts a worker and makes it the channel; a message from an ended one is ignored.
+  function connect() {
+    const p = spawn();
+    p.unref();
+    port = p;
+    p.listen({
+      message(msg) {
+        if (port !== p) return;
+        if (onHeard) onHeard();
+        if (msg.beat) return;
+        if (msg.staged && msg.staged.length) staging = msg.staged.filter((b) => b.byteLength > 0).slice(0, 4);
+        const q = settle(msg.id);
+        if (!q) return;
+        if (msg.ok) q.resolve(msg.value); else q.reject(errorFrom(msg.error));
+      },
+      error(err) {  // the worker failed to start or crashed
+        if (port !== p) return;
+        dead = err;
+        failAll(err);
+        p.terminate();
+      },
+    });
+  }
+  try {
+    connect();
+  } catch (e) {
+    return Promise.reject(e);
+  }
 
   function send(msg, transfer) {
     return new Promise((resolve, reject) => {
@@ -292,7 +312,38 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
     port.terminate();
     return Promise.reject(e);
   }
-  return send(createMsg, []).then((info) => {
+  // The create message on the current worker, and the watchdog described above.
+  function start(attempt) {
+    const last = attempt + 1 === START_ATTEMPTS;
+    if (last) createMsg.options = Object.assign({}, createMsg.options, { threads: 1 });
+    const created = send(createMsg, []);
+    if (last) return created;
+    const id = createMsg.id;
+    return new Promise((resolve, reject) => {
+      let timer = null;
+      const stop = () => { clearTimeout(timer); onHeard = null; };
+      onHeard = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          stop();
+          // Stuck: forget its create call, end it, start another.
+          settle(id);
+          port.terminate();
+          try {
+            connect();
+          } catch (e) {
+            reject(e);
+            return;
+          }
+          resolve(start(attempt + 1));
+        }, STALL_MS);
+        if (typeof timer === 'object' && timer && typeof timer.unref === 'function') timer.unref();
+      };
+      created.then((v) => { stop(); resolve(v); }, (e) => { stop(); reject(e); });
+    });
+  }
+
+  return start(0).then((info) => {
     const sampler = {};
     for (const name of info.methods)
       Object.defineProperty(sampler, name, { value: (...args) => call(name, args), writable: true, configurable: true, enumerable: false });

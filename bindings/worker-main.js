@@ -15,6 +15,7 @@ function oswServeWorker(createSampler, port, cores) {
   // never blocks the caller, so a pool costs only its start-up (in this worker, before
   // createSampler resolves); where shared memory is missing the sampler gets one thread.
   const DEFAULT_THREADS_CAP = 8;
+  const BEAT_MS = 1000;  // worker-client.js's BEAT_MS
   const defaultThreads = Math.max(1, Math.min(DEFAULT_THREADS_CAP, Number.isInteger(cores) ? cores : 1));
   const MARK = '__oswWorkerValue__';
   // Not sent to the caller: the zero-copy tier lives in this worker's memory.
@@ -60,17 +61,23 @@ function oswServeWorker(createSampler, port, cores) {
   port.listen((msg) => {
     const id = msg.id;
     if (msg.op === 'create') {
+      // Beats while the sampler is made (worker-client.js: a thread stuck in starting its
+      // pool is ended and started again).
+      port.post({ beat: true }, []);
+      const beat = setInterval(() => port.post({ beat: true }, []), BEAT_MS);
       Promise.resolve().then(() => {
         const options = unpack(msg.options, new Map());
         if (options !== null && typeof options === 'object' && options.threads === undefined && !Object.prototype.hasOwnProperty.call(options, 'threads'))
           options.threads = defaultThreads;
         return createSampler(options);
       }).then((s) => {
+        clearInterval(beat);
         sampler = s;
         const methods = [];
         for (const k of Object.getOwnPropertyNames(s)) if (typeof s[k] === 'function' && !LOCAL.includes(k)) methods.push(k);
         port.post({ id, ok: true, value: { methods, threads: typeof s.threads === 'number' ? s.threads : 1 } }, []);
       }, (e) => {
+        clearInterval(beat);
         const err = errorOf(e);
         // A wasmUrl resolved against the page is named as the caller gave it.
         if (msg.urlAsGiven !== undefined) err.message = err.message.split(msg.options.wasmUrl).join(msg.urlAsGiven);
