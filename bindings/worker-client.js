@@ -202,7 +202,7 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
   // Starting: while the worker creates its sampler it beats every BEAT_MS (worker-main.js).
   // Once it was heard, STALL_MS of silence mean its thread is stuck: seen here in Firefox
   // (153 ESR, a page served cross-origin isolated, the machine loaded), where a worker's
-  // `new Worker()` of its thread pool sometimes never returned (about 1 start in 70 under a
+  // `new Worker()` of its thread pool sometimes never returned (1 to 3 starts in 100 under a
   // load of 2-3 busy processes; the worker's timers stopped too). That worker is ended and
   // a new one is started, at most START_ATTEMPTS times; the last one with threads: 1, which
   // starts no worker of its own, and without this watchdog (a worker whose timers are only
