@@ -263,6 +263,12 @@ static int64_t compute_size(DType t) {
 
 static bool is_hot(DType t) { return t == DType::Float32 || t == DType::UInt8; }
 
+static int64_t product(const int64_t* dims, int rank) {
+  int64_t n = 1;
+  for (int a = 0; a < rank; ++a) n *= dims[a];
+  return n;
+}
+
 OSW_PLANNING
 static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
   *lay = RunLayout();
@@ -284,6 +290,13 @@ static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
     return Status::Ok();
   }
   lay->kind = RunLayout::Interp;
+  if (type == DType::Float16 || type == DType::BFloat16 || type == DType::Bool) {
+    // Computed in float and stored once (elem.h): the float32 run between two conversions.
+    lay->convert = true;
+    lay->sched = &plan.schedule[1];
+    lay->n_steps = lay->sched->n + 2;
+    return Status::Ok();
+  }
   lay->sched = &plan.schedule[is_hot(type) ? 1 : 0];
   lay->round = is_integer(type) && plan.attrs.compat != Compat::Onnx;
   lay->n_steps = lay->sched->n + (lay->round ? 1 : 0);
@@ -295,6 +308,10 @@ static int64_t step_units(const ResizePlan& plan, const RunLayout& lay, int s) {
     case RunLayout::Gather: return lay.nearest->rows;
     case RunLayout::Fixed: return fixed_units(plan);
     case RunLayout::Interp: break;
+  }
+  if (lay.convert) {
+    if (s == 0) return product(plan.in_dims, plan.rank);
+    s -= 1;
   }
   return s < lay.sched->n ? lay.sched->step[s].units : plan.out_elems;
 }
@@ -321,6 +338,14 @@ static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType
     if (shared->wide.size() < bytes && !shared->wide.allocate(bytes, limit))
       return out_of_memory("compat rounding", bytes, limit);
   }
+  if (lay.convert) {
+    const int64_t in_elems = product(plan.in_dims, plan.rank);
+    if (shared->xf.size() < in_elems && !shared->xf.allocate(in_elems, limit))
+      return out_of_memory("X as float32", in_elems * 4, limit);
+    const int64_t bytes = plan.out_elems * 4;
+    if (shared->wide.size() < bytes && !shared->wide.allocate(bytes, limit))
+      return out_of_memory("Y as float32", bytes, limit);
+  }
   const ResizeSchedule& sc = *lay.sched;
   if (sc.too_large) return Status::Range("Y: intermediate too large");
   const int64_t bytes = sc.tmp_elems * fsize;
@@ -336,6 +361,17 @@ static Status run_range(const ResizePlan& plan, const RunLayout& lay, int s, int
                         int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared,
                         ResizeWorkspace* ws) {
   if (is_hot(x.type)) return resize_range_hot(plan, lay, s, begin, end, x, y, shared, ws);
+  if (lay.convert && s > 0 && s + 1 < lay.n_steps) {
+    // A step of the float32 run, from and into the shared float buffers.
+    RunLayout f = lay;
+    f.convert = false;
+    f.n_steps = lay.n_steps - 2;
+    TensorView xv = x, yv = *y;
+    xv.type = yv.type = DType::Float32;
+    xv.data = shared->xf.data();
+    yv.data = shared->wide.data();
+    return resize_range_hot(plan, f, s - 1, begin, end, xv, &yv, shared, ws);
+  }
   return resize_range_cold(plan, lay, s, begin, end, x, y, shared, ws);
 }
 

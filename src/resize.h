@@ -97,7 +97,8 @@ struct ResizeWorkspace {
   Buffer<unsigned char> tmp[2];   // TmpA, TmpB: whole intermediates
   Buffer<unsigned char> rows;     // a streamed pair's row cache or row group; uint8's sums
   Buffer<float> strip;            // the transposed strip of the 4-row kernel
-  Buffer<unsigned char> wide;     // compat rounding: the output in the compute type
+  Buffer<unsigned char> wide;     // compat rounding, or a converted run: the output in the compute type
+  Buffer<float> xf;               // a converted run (float16, bfloat16, bool): X widened to float
   void reset() { *this = ResizeWorkspace(); }
 };
 

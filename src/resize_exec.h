@@ -32,6 +32,10 @@ struct RunLayout {
   const NearestTables* nearest = nullptr;  // Gather
   const ResizeSchedule* sched = nullptr;   // Interp
   bool round = false;  // Interp into the workspace's `wide` buffer, then a step rounding it into Y
+  // Interp for float16, bfloat16 and bool (convert.h): step 0 widens X into the shared
+  // workspace's xf, steps 1..n are the float32 schedule's from xf into `wide`, the last one
+  // narrows `wide` into Y.
+  bool convert = false;
   int n_steps = 0;
 };
 

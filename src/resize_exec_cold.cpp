@@ -1,8 +1,31 @@
 // resize_exec_cold.cpp: Resize execution for every type but float32 and uint8, compiled
 // for size (-Oz in CMakeLists.txt): the same templates as resize_exec_hot.cpp.
+#include "convert.h"
 #include "resize_exec.h"
 
 namespace osw {
+
+template <typename T>
+constexpr bool kConvertedType = std::is_same<T, Float16>::value || std::is_same<T, BFloat16>::value ||
+                                std::is_same<T, Bool8>::value;
+
+// float16, bfloat16, bool (RunLayout::convert): the nearest gather, and the two conversion
+// steps around the float32 run (resize.cpp runs the steps between them).
+template <typename T>
+Status range_converted(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
+                       int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared) {
+  if (begin >= end) return Status::Ok();
+  if (lay.kind == RunLayout::Gather)
+    return gather_nearest(plan, *lay.nearest, x.data, y->data, begin, end);
+  if (!lay.convert) return Status::Range("resize: a step this type does not run");
+  if (s == 0) {
+    widen_row(static_cast<const T*>(x.data) + begin, shared->xf.data() + begin, end - begin);
+  } else {
+    const float* yf = reinterpret_cast<const float*>(shared->wide.data());
+    narrow_row(yf + begin, static_cast<T*>(y->data) + begin, end - begin);
+  }
+  return Status::Ok();
+}
 
 Status resize_range_cold(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
                          int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared,
@@ -10,6 +33,7 @@ Status resize_range_cold(const ResizePlan& plan, const RunLayout& lay, int s, in
   return dispatch_dtype(x.type, "X", [&](auto tag) -> Status {
     using T = decltype(tag);
     if constexpr (kResizeHotType<T>) return resize_range_hot(plan, lay, s, begin, end, x, y, shared, ws);
+    else if constexpr (kConvertedType<T>) return range_converted<T>(plan, lay, s, begin, end, x, y, shared);
     else return resize_exec::range_typed<T>(plan, lay, s, begin, end, x, y, shared, ws);
   });
 }

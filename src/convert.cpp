@@ -1,0 +1,127 @@
+// convert.cpp: the row conversions of convert.h, scalar and SIMD.
+#include "convert.h"
+
+#include "simd.h"
+
+namespace osw {
+
+namespace {
+
+#if OSW_HAVE_SIMD
+// Four halves (the low 64 bits of h16, as uint16 lanes) to four floats: half_to_float().
+// The exponent and mantissa moved up by 13 bits read as a float 2^-112 times the half's
+// magnitude, subnormal halves included; one exact multiply rescales it. Infinities and
+// NaNs (exponent 31) get exponent 255 instead.
+__attribute__((always_inline)) inline v128_t vec_half_to_float(v128_t h16) {
+  const v128_t h = wasm_u32x4_extend_low_u16x8(h16);
+  const v128_t sign = wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x8000)), 16);
+  const v128_t up = wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x7FFF)), 13);
+  const v128_t scaled = wasm_f32x4_mul(up, wasm_f32x4_splat(0x1p112f));
+  const v128_t is_special = wasm_i32x4_ge(up, wasm_i32x4_splat(0x7C00 << 13));
+  const v128_t special = wasm_v128_or(up, wasm_i32x4_splat(0x7F800000));
+  return wasm_v128_or(wasm_v128_bitselect(special, scaled, is_special), sign);
+}
+
+// Four floats to four halves in the low 16 bits of each lane: half_from_float().
+__attribute__((always_inline)) inline v128_t vec_float_to_half(v128_t f) {
+  const v128_t sign = wasm_u32x4_shr(wasm_v128_and(f, wasm_i32x4_splat(int32_t(0x80000000u))), 16);
+  const v128_t a = wasm_v128_and(f, wasm_i32x4_splat(0x7FFFFFFF));
+  // Normal results: drop 13 mantissa bits rounding half to even, rebias the exponent (a
+  // carry out of the mantissa moves into the exponent, as in the scalar form).
+  const v128_t h = wasm_i32x4_sub(wasm_u32x4_shr(a, 13), wasm_i32x4_splat(112 << 10));
+  const v128_t rest = wasm_v128_and(a, wasm_i32x4_splat(0x1FFF));
+  const v128_t odd = wasm_v128_and(h, wasm_i32x4_splat(1));
+  const v128_t up = wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(rest, wasm_i32x4_splat(0x0FFF)), odd), 13);
+  const v128_t normal = wasm_i32x4_add(h, up);
+  // Below 2^-14: the nearest multiple of 2^-24 (ties to even), as an integer: adding 0.5,
+  // whose unit in the last place is 2^-24, rounds the magnitude to that multiple, and the
+  // mantissa then holds it (0.5 itself adds 2^23 units, an even number).
+  const v128_t tiny = wasm_i32x4_sub(wasm_f32x4_add(a, wasm_f32x4_splat(0.5f)), wasm_i32x4_splat(0x3F000000));
+  // NaN (a > 0x7F800000 as integers), infinity or overflow (a >= 0x477FF000: 65520 and up).
+  const v128_t is_nan = wasm_i32x4_gt(a, wasm_i32x4_splat(0x7F800000));
+  const v128_t is_inf = wasm_i32x4_ge(a, wasm_i32x4_splat(0x477FF000));
+  const v128_t is_tiny = wasm_i32x4_lt(a, wasm_i32x4_splat(0x38800000));
+  v128_t r = wasm_v128_bitselect(tiny, normal, is_tiny);
+  r = wasm_v128_bitselect(wasm_i32x4_splat(0x7C00), r, is_inf);
+  r = wasm_v128_bitselect(wasm_i32x4_splat(0x7E00), r, is_nan);
+  return wasm_v128_or(r, sign);
+}
+
+// Four floats to four bfloat16 in the low 16 bits of each lane: bfloat16_from_float().
+__attribute__((always_inline)) inline v128_t vec_float_to_bfloat16(v128_t f) {
+  const v128_t a = wasm_v128_and(f, wasm_i32x4_splat(0x7FFFFFFF));
+  const v128_t is_nan = wasm_i32x4_gt(a, wasm_i32x4_splat(0x7F800000));
+  const v128_t nan = wasm_v128_or(wasm_u32x4_shr(f, 16), wasm_i32x4_splat(0x0040));
+  const v128_t odd = wasm_v128_and(wasm_u32x4_shr(f, 16), wasm_i32x4_splat(1));
+  const v128_t rounded = wasm_u32x4_shr(wasm_i32x4_add(f, wasm_i32x4_add(wasm_i32x4_splat(0x7FFF), odd)), 16);
+  return wasm_v128_bitselect(nan, rounded, is_nan);
+}
+#endif
+
+}  // namespace
+
+void widen_row(const Float16* x, float* out, int64_t n) {
+  const uint16_t* h = reinterpret_cast<const uint16_t*>(x);
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  for (; i + 8 <= n; i += 8) {
+    const v128_t v = wasm_v128_load(h + i);
+    wasm_v128_store(out + i, vec_half_to_float(v));
+    wasm_v128_store(out + i + 4, vec_half_to_float(wasm_i64x2_shuffle(v, v, 1, 0)));
+  }
+#endif
+  for (; i < n; ++i) out[i] = half_to_float(h[i]);
+}
+
+void narrow_row(const float* in, Float16* y, int64_t n) {
+  uint16_t* h = reinterpret_cast<uint16_t*>(y);
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  for (; i + 8 <= n; i += 8) {
+    const v128_t lo = vec_float_to_half(wasm_v128_load(in + i));
+    const v128_t hi = vec_float_to_half(wasm_v128_load(in + i + 4));
+    wasm_v128_store(h + i, wasm_u16x8_narrow_i32x4(lo, hi));  // every lane is below 2^16
+  }
+#endif
+  for (; i < n; ++i) h[i] = half_from_float(in[i]);
+}
+
+void widen_row(const BFloat16* x, float* out, int64_t n) {
+  const uint16_t* b = reinterpret_cast<const uint16_t*>(x);
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  for (; i + 8 <= n; i += 8) {
+    const v128_t v = wasm_v128_load(b + i);
+    wasm_v128_store(out + i, wasm_i32x4_shl(wasm_u32x4_extend_low_u16x8(v), 16));
+    wasm_v128_store(out + i + 4, wasm_i32x4_shl(wasm_u32x4_extend_high_u16x8(v), 16));
+  }
+#endif
+  for (; i < n; ++i) out[i] = bfloat16_to_float(b[i]);
+}
+
+void narrow_row(const float* in, BFloat16* y, int64_t n) {
+  uint16_t* b = reinterpret_cast<uint16_t*>(y);
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  for (; i + 8 <= n; i += 8) {
+    const v128_t lo = vec_float_to_bfloat16(wasm_v128_load(in + i));
+    const v128_t hi = vec_float_to_bfloat16(wasm_v128_load(in + i + 4));
+    // Keep the low 16 bits of each lane (a saturating narrow would clamp them).
+    wasm_v128_store(b + i, wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29));
+  }
+#endif
+  for (; i < n; ++i) b[i] = bfloat16_from_float(in[i]);
+}
+
+void widen_row(const Bool8* x, float* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = ElemTraits<Bool8>::load(x[i]);
+}
+
+// ElemTraits<Bool8>::store rounds half to even and saturates to [0, 255], then takes
+// non-zero as 1: exactly v > 0.5 (0.5 rounds to 0; NaN and negatives give 0).
+void narrow_row(const float* in, Bool8* y, int64_t n) {
+  uint8_t* b = reinterpret_cast<uint8_t*>(y);
+  for (int64_t i = 0; i < n; ++i) b[i] = in[i] > 0.5f ? 1 : 0;
+}
+
+}  // namespace osw

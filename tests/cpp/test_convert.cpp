@@ -1,0 +1,124 @@
+// The row conversions of convert.h against elem.h's per-element functions, bit for bit:
+// every half and every bfloat16 widened; floats narrowed across every exponent (with
+// mantissas at and around the rounding ties of both targets), subnormals, overflow,
+// infinities and NaNs of both signs; rows of every length 0..40 at every start offset, so
+// that the vector body, the scalar tail and unaligned rows are all covered. In a build
+// without SIMD both sides are the scalar functions (the test still runs).
+#include <catch.hpp>
+
+#include <cstring>
+#include <vector>
+
+#include "convert.h"
+#include "test_rng.h"
+
+using namespace osw;
+
+namespace {
+
+uint32_t bits_of(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+float float_of(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+// Floats that reach every branch of both narrowings: for every exponent and sign, mantissas
+// 0, 1, the ties and their neighbours for 13 and 16 dropped bits, the largest, and a few
+// random ones.
+std::vector<float> narrowing_inputs() {
+  std::vector<float> v;
+  Rng rng(7);
+  const uint32_t mantissas[] = {0u,      1u,      0x0FFFu, 0x1000u, 0x1001u, 0x2000u, 0x3000u,
+                                0x7FFFu, 0x8000u, 0x8001u, 0x18000u, 0x7FE000u, 0x7FF000u,
+                                0x7FFFFFu};
+  for (uint32_t sign : {0u, 0x80000000u})
+    for (uint32_t e = 0; e < 256; ++e) {
+      for (uint32_t m : mantissas) v.push_back(float_of(sign | (e << 23) | m));
+      for (int k = 0; k < 8; ++k) v.push_back(float_of(sign | (e << 23) | (uint32_t(rng.g()) & 0x7FFFFFu)));
+    }
+  // Around the half overflow threshold (65520) and the smallest normal half (2^-14).
+  for (uint32_t b = 0x477FE000u; b <= 0x47800000u; b += 0x100u) v.push_back(float_of(b));
+  for (uint32_t b = 0x38800000u - 64; b <= 0x38800000u + 64; ++b) v.push_back(float_of(b));
+  for (int i = 0; i < 20000; ++i) v.push_back(float_of(uint32_t(rng.g())));
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("convert: every half widens to half_to_float's bits", "[convert]") {
+  std::vector<uint16_t> h(65536 + 7);
+  for (uint32_t i = 0; i < 65536; ++i) h[i] = uint16_t(i);
+  for (int off : {0, 3}) {
+    std::vector<float> out(65536);
+    widen_row(reinterpret_cast<const Float16*>(h.data() + off), out.data(), 65536 - off);
+    for (uint32_t i = 0; i + off < 65536; ++i) {
+      INFO("half " << (i + off));
+      REQUIRE(bits_of(out[i]) == bits_of(half_to_float(uint16_t(i + off))));
+    }
+  }
+}
+
+TEST_CASE("convert: every bfloat16 widens to bfloat16_to_float's bits", "[convert]") {
+  std::vector<uint16_t> b(65536);
+  for (uint32_t i = 0; i < 65536; ++i) b[i] = uint16_t(i);
+  std::vector<float> out(65536);
+  widen_row(reinterpret_cast<const BFloat16*>(b.data()), out.data(), 65536);
+  for (uint32_t i = 0; i < 65536; ++i) REQUIRE(bits_of(out[i]) == bits_of(bfloat16_to_float(uint16_t(i))));
+}
+
+TEST_CASE("convert: floats narrow to half_from_float's and bfloat16_from_float's bits", "[convert]") {
+  const std::vector<float> in = narrowing_inputs();
+  std::vector<uint16_t> h(in.size()), b(in.size());
+  narrow_row(in.data(), reinterpret_cast<Float16*>(h.data()), int64_t(in.size()));
+  narrow_row(in.data(), reinterpret_cast<BFloat16*>(b.data()), int64_t(in.size()));
+  for (size_t i = 0; i < in.size(); ++i) {
+    INFO("float bits 0x" << std::hex << bits_of(in[i]));
+    REQUIRE(h[i] == half_from_float(in[i]));
+    REQUIRE(b[i] == bfloat16_from_float(in[i]));
+  }
+}
+
+TEST_CASE("convert: bool rows are ElemTraits<Bool8>'s load and store", "[convert]") {
+  std::vector<float> in = narrowing_inputs();
+  for (float f : {0.0f, 0.5f, 0.49999997f, 0.50000006f, 1.0f, 1.5f, 2.5f, 255.5f, 256.0f, -0.5f, -1.0f})
+    in.push_back(f);
+  std::vector<uint8_t> b(in.size(), 7);
+  narrow_row(in.data(), reinterpret_cast<Bool8*>(b.data()), int64_t(in.size()));
+  for (size_t i = 0; i < in.size(); ++i) {
+    INFO("float bits 0x" << std::hex << bits_of(in[i]));
+    REQUIRE(b[i] == ElemTraits<Bool8>::store(in[i]).value);
+  }
+  std::vector<uint8_t> raw(256);
+  for (int i = 0; i < 256; ++i) raw[i] = uint8_t(i);
+  std::vector<float> w(256);
+  widen_row(reinterpret_cast<const Bool8*>(raw.data()), w.data(), 256);
+  for (int i = 0; i < 256; ++i) REQUIRE(w[i] == ElemTraits<Bool8>::load(Bool8{uint8_t(i)}));
+}
+
+TEST_CASE("convert: rows of every length and offset write exactly their elements", "[convert]") {
+  Rng rng(11);
+  std::vector<float> src(64);
+  for (float& f : src) f = float_of(uint32_t(rng.g()) & 0xC7FFFFFFu);  // finite and small enough
+  for (int off = 0; off < 8; ++off)
+    for (int n = 0; n <= 40; ++n) {
+      std::vector<uint16_t> h(64, 0xABCDu), b(64, 0xABCDu);
+      narrow_row(src.data() + off, reinterpret_cast<Float16*>(h.data() + off), n);
+      narrow_row(src.data() + off, reinterpret_cast<BFloat16*>(b.data() + off), n);
+      std::vector<float> wh(64, -1.0f), wb(64, -1.0f);
+      widen_row(reinterpret_cast<const Float16*>(h.data() + off), wh.data() + off, n);
+      widen_row(reinterpret_cast<const BFloat16*>(b.data() + off), wb.data() + off, n);
+      for (int i = 0; i < 64; ++i) {
+        const bool inside = i >= off && i < off + n;
+        REQUIRE(h[i] == (inside ? half_from_float(src[i]) : 0xABCDu));
+        REQUIRE(b[i] == (inside ? bfloat16_from_float(src[i]) : 0xABCDu));
+        REQUIRE(bits_of(wh[i]) == bits_of(inside ? half_to_float(h[i]) : -1.0f));
+        REQUIRE(bits_of(wb[i]) == bits_of(inside ? bfloat16_to_float(b[i]) : -1.0f));
+      }
+    }
+}
