@@ -60,7 +60,7 @@ __attribute__((always_inline)) inline v128_t vec_float_to_bfloat16(v128_t f) {
 
 }  // namespace
 
-void widen_row(const Float16* x, float* out, int64_t n) {
+void widen_to_float(const Float16* x, float* out, int64_t n) {
   const uint16_t* h = reinterpret_cast<const uint16_t*>(x);
   int64_t i = 0;
 #if OSW_HAVE_SIMD
@@ -73,7 +73,7 @@ void widen_row(const Float16* x, float* out, int64_t n) {
   for (; i < n; ++i) out[i] = half_to_float(h[i]);
 }
 
-void narrow_row(const float* in, Float16* y, int64_t n) {
+void narrow_from_float(const float* in, Float16* y, int64_t n) {
   uint16_t* h = reinterpret_cast<uint16_t*>(y);
   int64_t i = 0;
 #if OSW_HAVE_SIMD
@@ -86,7 +86,7 @@ void narrow_row(const float* in, Float16* y, int64_t n) {
   for (; i < n; ++i) h[i] = half_from_float(in[i]);
 }
 
-void widen_row(const BFloat16* x, float* out, int64_t n) {
+void widen_to_float(const BFloat16* x, float* out, int64_t n) {
   const uint16_t* b = reinterpret_cast<const uint16_t*>(x);
   int64_t i = 0;
 #if OSW_HAVE_SIMD
@@ -99,7 +99,7 @@ void widen_row(const BFloat16* x, float* out, int64_t n) {
   for (; i < n; ++i) out[i] = bfloat16_to_float(b[i]);
 }
 
-void narrow_row(const float* in, BFloat16* y, int64_t n) {
+void narrow_from_float(const float* in, BFloat16* y, int64_t n) {
   uint16_t* b = reinterpret_cast<uint16_t*>(y);
   int64_t i = 0;
 #if OSW_HAVE_SIMD
@@ -113,13 +113,13 @@ void narrow_row(const float* in, BFloat16* y, int64_t n) {
   for (; i < n; ++i) b[i] = bfloat16_from_float(in[i]);
 }
 
-void widen_row(const Bool8* x, float* out, int64_t n) {
+void widen_to_float(const Bool8* x, float* out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = ElemTraits<Bool8>::load(x[i]);
 }
 
 // ElemTraits<Bool8>::store rounds half to even and saturates to [0, 255], then takes
 // non-zero as 1: exactly v > 0.5 (0.5 rounds to 0; NaN and negatives give 0).
-void narrow_row(const float* in, Bool8* y, int64_t n) {
+void narrow_from_float(const float* in, Bool8* y, int64_t n) {
   uint8_t* b = reinterpret_cast<uint8_t*>(y);
   for (int64_t i = 0; i < n; ++i) b[i] = in[i] > 0.5f ? 1 : 0;
 }

@@ -18,11 +18,11 @@ namespace osw {
 
 // n elements of X's type to float, and float back to Y's type (rounded as elem.h stores).
 // In convert.cpp, compiled for speed (the cold code around them is compiled for size).
-void widen_row(const Float16* x, float* out, int64_t n);
-void narrow_row(const float* in, Float16* y, int64_t n);
-void widen_row(const BFloat16* x, float* out, int64_t n);
-void narrow_row(const float* in, BFloat16* y, int64_t n);
-void widen_row(const Bool8* x, float* out, int64_t n);
-void narrow_row(const float* in, Bool8* y, int64_t n);
+void widen_to_float(const Float16* x, float* out, int64_t n);
+void narrow_from_float(const float* in, Float16* y, int64_t n);
+void widen_to_float(const BFloat16* x, float* out, int64_t n);
+void narrow_from_float(const float* in, BFloat16* y, int64_t n);
+void widen_to_float(const Bool8* x, float* out, int64_t n);
+void narrow_from_float(const float* in, Bool8* y, int64_t n);
 
 }  // namespace osw

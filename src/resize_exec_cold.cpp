@@ -19,10 +19,10 @@ Status range_converted(const ResizePlan& plan, const RunLayout& lay, int s, int6
     return gather_nearest(plan, *lay.nearest, x.data, y->data, begin, end);
   if (!lay.convert) return Status::Range("resize: a step this type does not run");
   if (s == 0) {
-    widen_row(static_cast<const T*>(x.data) + begin, shared->xf.data() + begin, end - begin);
+    widen_to_float(static_cast<const T*>(x.data) + begin, shared->xf.data() + begin, end - begin);
   } else {
     const float* yf = reinterpret_cast<const float*>(shared->wide.data());
-    narrow_row(yf + begin, static_cast<T*>(y->data) + begin, end - begin);
+    narrow_from_float(yf + begin, static_cast<T*>(y->data) + begin, end - begin);
   }
   return Status::Ok();
 }

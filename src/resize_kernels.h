@@ -132,6 +132,44 @@ struct Lanes<int16_t, float> {
   }
 };
 
+#if OSW_HAVE_SIMD
+// float rows of C = 3 or 4 interleaved channels (channels-last RGB or RGBA: inner == C), one
+// output's C elements in the lanes of one vector; for C = 3, 3-element loads and stores (a
+// 64-bit and a 32-bit lane), so nothing past a row is touched. Per lane the scalar loop's
+// sum, in its order.
+template <int C>
+inline void resize_pass_channels(const float* x, float* y, int64_t outer, const AxisPlan& plan,
+                                 const float* weights, int64_t o_begin, int64_t o_end) {
+  const int64_t in = plan.in, out = plan.out;
+  const int K = plan.taps;
+  const int32_t* count = plan.count.data();
+  const int32_t* index = plan.index.data();
+  auto load = [](const float* p) {
+    if constexpr (C == 4) return wasm_v128_load(p);
+    else return wasm_v128_load32_lane(p + 2, wasm_v128_load64_zero(p), 2);
+  };
+  for (int64_t p = 0; p < outer; ++p) {
+    const float* xp = x + p * in * C;
+    float* yp = y + p * out * C;
+    for (int64_t o = o_begin; o < o_end; ++o) {
+      const int32_t* idx = index + o * K;
+      const float* w = weights + o * K;
+      const int n = count[o];
+      v128_t acc = wasm_f32x4_splat(0.0f);
+      if (n > 0) acc = wasm_f32x4_mul(wasm_f32x4_splat(w[0]), load(xp + idx[0] * C));
+      for (int k = 1; k < n; ++k)
+        acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_splat(w[k]), load(xp + idx[k] * C)));
+      if constexpr (C == 4) {
+        wasm_v128_store(yp + o * 4, acc);
+      } else {
+        wasm_v128_store64_lane(yp + o * 3, acc, 0);
+        wasm_v128_store32_lane(yp + o * 3 + 2, acc, 2);
+      }
+    }
+  }
+}
+#endif
+
 // Same result as resize_pass_scalar<Tin, Tout, F> (same order of operations per element).
 // Rows (inner > 1) are blended kLanes at a time; the last partial vector and the innermost
 // axis (inner == 1) run the scalar loop, so nothing is read or written past an end.
@@ -143,6 +181,15 @@ void resize_pass_simd(const Tin* x, Tout* y, int64_t outer, int64_t inner,
   using LI = Lanes<Tin, F>;
   using LO = Lanes<Tout, F>;
   constexpr int L = VF::kLanes;
+  if constexpr (std::is_same<Tin, float>::value && std::is_same<Tout, float>::value &&
+                std::is_same<F, float>::value) {
+    if (inner == 3 || inner == 4) {
+      const int64_t oe = o_end < 0 ? plan.out : o_end;
+      if (inner == 3) resize_pass_channels<3>(x, y, outer, plan, weights, o_begin, oe);
+      else resize_pass_channels<4>(x, y, outer, plan, weights, o_begin, oe);
+      return;
+    }
+  }
   if (inner < L) {
     resize_pass_scalar<Tin, Tout, F>(x, y, outer, inner, plan, weights, o_begin, o_end);
     return;

@@ -56,7 +56,7 @@ TEST_CASE("convert: every half widens to half_to_float's bits", "[convert]") {
   for (uint32_t i = 0; i < 65536; ++i) h[i] = uint16_t(i);
   for (int off : {0, 3}) {
     std::vector<float> out(65536);
-    widen_row(reinterpret_cast<const Float16*>(h.data() + off), out.data(), 65536 - off);
+    widen_to_float(reinterpret_cast<const Float16*>(h.data() + off), out.data(), 65536 - off);
     for (uint32_t i = 0; i + off < 65536; ++i) {
       INFO("half " << (i + off));
       REQUIRE(bits_of(out[i]) == bits_of(half_to_float(uint16_t(i + off))));
@@ -68,15 +68,15 @@ TEST_CASE("convert: every bfloat16 widens to bfloat16_to_float's bits", "[conver
   std::vector<uint16_t> b(65536);
   for (uint32_t i = 0; i < 65536; ++i) b[i] = uint16_t(i);
   std::vector<float> out(65536);
-  widen_row(reinterpret_cast<const BFloat16*>(b.data()), out.data(), 65536);
+  widen_to_float(reinterpret_cast<const BFloat16*>(b.data()), out.data(), 65536);
   for (uint32_t i = 0; i < 65536; ++i) REQUIRE(bits_of(out[i]) == bits_of(bfloat16_to_float(uint16_t(i))));
 }
 
 TEST_CASE("convert: floats narrow to half_from_float's and bfloat16_from_float's bits", "[convert]") {
   const std::vector<float> in = narrowing_inputs();
   std::vector<uint16_t> h(in.size()), b(in.size());
-  narrow_row(in.data(), reinterpret_cast<Float16*>(h.data()), int64_t(in.size()));
-  narrow_row(in.data(), reinterpret_cast<BFloat16*>(b.data()), int64_t(in.size()));
+  narrow_from_float(in.data(), reinterpret_cast<Float16*>(h.data()), int64_t(in.size()));
+  narrow_from_float(in.data(), reinterpret_cast<BFloat16*>(b.data()), int64_t(in.size()));
   for (size_t i = 0; i < in.size(); ++i) {
     INFO("float bits 0x" << std::hex << bits_of(in[i]));
     REQUIRE(h[i] == half_from_float(in[i]));
@@ -89,7 +89,7 @@ TEST_CASE("convert: bool rows are ElemTraits<Bool8>'s load and store", "[convert
   for (float f : {0.0f, 0.5f, 0.49999997f, 0.50000006f, 1.0f, 1.5f, 2.5f, 255.5f, 256.0f, -0.5f, -1.0f})
     in.push_back(f);
   std::vector<uint8_t> b(in.size(), 7);
-  narrow_row(in.data(), reinterpret_cast<Bool8*>(b.data()), int64_t(in.size()));
+  narrow_from_float(in.data(), reinterpret_cast<Bool8*>(b.data()), int64_t(in.size()));
   for (size_t i = 0; i < in.size(); ++i) {
     INFO("float bits 0x" << std::hex << bits_of(in[i]));
     REQUIRE(b[i] == ElemTraits<Bool8>::store(in[i]).value);
@@ -97,7 +97,7 @@ TEST_CASE("convert: bool rows are ElemTraits<Bool8>'s load and store", "[convert
   std::vector<uint8_t> raw(256);
   for (int i = 0; i < 256; ++i) raw[i] = uint8_t(i);
   std::vector<float> w(256);
-  widen_row(reinterpret_cast<const Bool8*>(raw.data()), w.data(), 256);
+  widen_to_float(reinterpret_cast<const Bool8*>(raw.data()), w.data(), 256);
   for (int i = 0; i < 256; ++i) REQUIRE(w[i] == ElemTraits<Bool8>::load(Bool8{uint8_t(i)}));
 }
 
@@ -108,11 +108,11 @@ TEST_CASE("convert: rows of every length and offset write exactly their elements
   for (int off = 0; off < 8; ++off)
     for (int n = 0; n <= 40; ++n) {
       std::vector<uint16_t> h(64, 0xABCDu), b(64, 0xABCDu);
-      narrow_row(src.data() + off, reinterpret_cast<Float16*>(h.data() + off), n);
-      narrow_row(src.data() + off, reinterpret_cast<BFloat16*>(b.data() + off), n);
+      narrow_from_float(src.data() + off, reinterpret_cast<Float16*>(h.data() + off), n);
+      narrow_from_float(src.data() + off, reinterpret_cast<BFloat16*>(b.data() + off), n);
       std::vector<float> wh(64, -1.0f), wb(64, -1.0f);
-      widen_row(reinterpret_cast<const Float16*>(h.data() + off), wh.data() + off, n);
-      widen_row(reinterpret_cast<const BFloat16*>(b.data() + off), wb.data() + off, n);
+      widen_to_float(reinterpret_cast<const Float16*>(h.data() + off), wh.data() + off, n);
+      widen_to_float(reinterpret_cast<const BFloat16*>(b.data() + off), wb.data() + off, n);
       for (int i = 0; i < 64; ++i) {
         const bool inside = i >= off && i < off + n;
         REQUIRE(h[i] == (inside ? half_from_float(src[i]) : 0xABCDu));

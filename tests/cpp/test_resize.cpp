@@ -662,6 +662,26 @@ TEST_CASE("resize kernel: SIMD pass equals the scalar pass bit for bit") {
   simd_matches_scalar<float>(4);
   simd_matches_scalar<double>(5);
 }
+
+TEST_CASE("resize kernel: channels-last rows of 3 and 4 floats equal the scalar pass, in output ranges") {
+  Rng r(41);
+  for (int c = 0; c < 600; ++c) {
+    ResizeAttrs at = random_attrs(r);
+    if (at.mode == ResizeMode::Nearest) at.mode = ResizeMode::Cubic;
+    AxisGeometry g = axis_sizes(r.range(1, 20), r.range(1, 20));
+    AxisPlan p;
+    REQUIRE(build_axis_plan(at, g, &p).ok());
+    const int64_t outer = r.range(1, 3), inner = r.range(3, 4);
+    const int64_t o_begin = r.range(0, g.out - 1), o_end = r.range(o_begin + 1, g.out);
+    // Exactly the rows' elements: anything read past them would be outside the vector.
+    std::vector<float> x(static_cast<size_t>(outer * g.in * inner));
+    for (float& v : x) v = r.coin() ? float(r.real(-100, 100)) : float(r.range(-3, 3));
+    std::vector<float> ys(static_cast<size_t>(outer * g.out * inner), 7.0f), yv(ys.size(), 7.0f);
+    resize_pass_scalar<float, float, float>(x.data(), ys.data(), outer, inner, p, p.weight_f.data(), o_begin, o_end);
+    resize_pass_simd<float, float, float>(x.data(), yv.data(), outer, inner, p, p.weight_f.data(), o_begin, o_end);
+    for (size_t i = 0; i < ys.size(); ++i) REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
+  }
+}
 #endif
 
 TEST_CASE("resize op: NaN and Inf stay local; -0.0 survives") {
