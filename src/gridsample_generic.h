@@ -126,7 +126,7 @@ inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
 // One channel plane of one block: y[j] = dot(location j's taps, x). Location j's taps are
 // off/w[j * stride .. j * stride + count[j]).
 template <typename T, typename Off>
-void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Compute* w,
+__attribute__((noinline)) void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Compute* w,
                   const Off* count, int64_t stride, int64_t nb, T* y, int32_t rounding) {
   if constexpr (std::is_integral<T>::value) {
     if (rounding != 0) {
@@ -155,6 +155,19 @@ void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Comp
                                            static_cast<int64_t>(count[j])));
   }
 }
+
+// float32 X, nearest: the channels of the range for block [j0, j0 + nb) of item n, from the
+// block's planned taps (gridsample.cpp): each location's tap becomes its offset or -1 (no
+// tap), each plane is read in order first when the block has at least as many locations as
+// the plane has cache lines, then gathered (y = x[offset], or 0). Returns false, having
+// done nothing, when this does not apply (another mode, or a NaN coordinate in the block:
+// gather_block then runs as for every type). off is rewritten when it returns true.
+bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
+                   int64_t j0, int64_t nb, const float* x, float* y, int32_t* off,
+                   const float* w, const int32_t* count, GridSampleWorkspace* ws);
+bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
+                   int64_t j0, int64_t nb, const float* x, float* y, int64_t* off,
+                   const float* w, const int64_t* count, GridSampleWorkspace* ws);
 
 // ---- plan ------------------------------------------------------------------------------
 
@@ -238,6 +251,9 @@ Status run_generic(const GridSamplePlan& plan, const GridSampleRange& range, con
       for (int64_t j = 0; j < nb; ++j) {
         count[j] = plan_location<G, C, Off>(plan.attrs, geo, grid_n + (j0 + j) * r,
                                             off + j * max_taps, w + j * max_taps, wd);
+      }
+      if constexpr (std::is_same<T, float>::value) {
+        if (nearest_block(plan, range, n, j0, nb, x, y, off, w, count, ws)) continue;
       }
       for (int64_t c = range.c_begin; c < range.c_end; ++c) {
         const int64_t plane = n * geo.c + c;
