@@ -180,7 +180,8 @@ OSW_DRIVER bool build_wide(const ResizePlan& plan, FixedTables* fc) {
   fc->h = std::max(plan.order[0], plan.order[np - 1]);
   fc->v = np == 2 ? std::min(plan.order[0], plan.order[1]) : -1;
   fc->c = product(plan.in_dims, fc->h + 1, plan.rank);
-  if (fc->c % 4 != 0) return false;
+  // Elements of one output in groups of 4; c = 3 (RGB) is one group of 3 (h_row_wide).
+  if (fc->c % 4 != 0 && fc->c != 3) return false;
   const AxisPlan& ph = plan.axis[fc->h];
   if (axis_bits(ph, kWideH) < 0) return false;
   if (fc->v >= 0 && axis_bits(plan.axis[fc->v], kWideV) < 0) return false;
@@ -381,9 +382,10 @@ OSW_KERNEL void v_row_sums(const uint8_t* const* rows, const uint8_t* w, int n, 
   }
 }
 
-// The wide form's h pass on one row t of uint16 sums (in * c of them, c a multiple of 4,
-// each below 2^15): 4 elements of one output at a time, two taps per i32x4.dot_i16x8,
-// rounded by 2^16 into Y.
+// The wide form's h pass on one row t of uint16 sums (in * c of them, c a multiple of 4 or
+// 3, each below 2^15): 4 elements of one output at a time (for c = 3, its 3 elements: the
+// 4th lane reads the next element, or one of the 4 uint16 of padding after the last row,
+// and is not stored), two taps per i32x4.dot_i16x8, rounded by 2^16 into Y.
 OSW_KERNEL void h_row_wide(const FixedTables& fc, const AxisPlan& ap, const uint16_t* t, uint8_t* y) {
   const int64_t c = fc.c;
   const int K = fc.kh, P = (K + 1) / 2;
@@ -405,9 +407,15 @@ OSW_KERNEL void h_row_wide(const FixedTables& fc, const AxisPlan& ap, const uint
       const v128_t odd = wasm_v128_and(wasm_u32x4_shr(acc, 16), wasm_i32x4_splat(1));
       const v128_t r = wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(acc, wasm_i32x4_splat(0x7FFF)), odd), 16);
       const v128_t r16 = wasm_u16x8_narrow_i32x4(r, r);
-      wasm_v128_store32_lane(y + o * c + e, wasm_u8x16_narrow_i16x8(r16, r16), 0);
+      const v128_t r8 = wasm_u8x16_narrow_i16x8(r16, r16);
+      if (c == 3) {
+        wasm_v128_store16_lane(y + o * 3, r8, 0);
+        wasm_v128_store8_lane(y + o * 3 + 2, r8, 2);
+      } else {
+        wasm_v128_store32_lane(y + o * c + e, r8, 0);
+      }
 #else
-      for (int64_t q = 0; q < 4; ++q) {
+      for (int64_t q = 0; q < std::min<int64_t>(4, c - e); ++q) {
         uint32_t acc = 0;
         for (int k = 0; k < n; ++k) acc += uint32_t(w[(k / 2) * 8 + k % 2]) * t[int64_t(idx[k]) * c + e + q];
         y[o * c + e + q] = static_cast<uint8_t>(round_shift(acc, kWideH + kWideV));
@@ -428,7 +436,8 @@ OSW_DRIVER Status run_wide(const ResizePlan& plan, const FixedTables& fc, const 
   const int64_t outer_h = fc.v >= 0 ? product(d, fc.v + 1, fc.h) : 1;
   const int64_t block_in = outer_h * in_row, block_out = outer_h * out_row;
   const int64_t in_v = fc.v >= 0 ? plan.axis[fc.v].in : 1, out_v = fc.v >= 0 ? plan.axis[fc.v].out : 1;
-  const int64_t bytes = block_in * int64_t(sizeof(uint16_t));
+  // (+ 4 uint16 of padding: c = 3 reads one element past the last row, h_row_wide)
+  const int64_t bytes = (block_in + 4) * int64_t(sizeof(uint16_t));
   if (ws->rows.size() < bytes && !ws->rows.allocate(bytes, plan.opts.max_bytes))
     return out_of_memory("resize row sums", bytes, plan.opts.max_bytes);
   uint16_t* sums = reinterpret_cast<uint16_t*>(ws->rows.data());
