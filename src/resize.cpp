@@ -290,10 +290,13 @@ static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
     return Status::Ok();
   }
   lay->kind = RunLayout::Interp;
-  if (type == DType::Float16 || type == DType::BFloat16 || type == DType::Bool) {
-    // Computed in float and stored once (elem.h): the float32 run between two conversions.
+  if (type == DType::Float16 || type == DType::BFloat16 || type == DType::Bool ||
+      type == DType::Int32 || type == DType::UInt32) {
+    // Computed in float (in double for 32-bit integers) and stored once (elem.h): the
+    // float32 (float64) run between two conversions.
     lay->convert = true;
-    lay->sched = &plan.schedule[1];
+    lay->convert_to = compute_size(type) == 8 ? DType::Float64 : DType::Float32;
+    lay->sched = &plan.schedule[lay->convert_to == DType::Float32 ? 1 : 0];
     lay->n_steps = lay->sched->n + 2;
     return Status::Ok();
   }
@@ -339,12 +342,12 @@ static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType
       return out_of_memory("compat rounding", bytes, limit);
   }
   if (lay.convert) {
-    const int64_t in_elems = product(plan.in_dims, plan.rank);
-    if (shared->xf.size() < in_elems && !shared->xf.allocate(in_elems, limit))
-      return out_of_memory("X as float32", in_elems * 4, limit);
-    const int64_t bytes = plan.out_elems * 4;
-    if (shared->wide.size() < bytes && !shared->wide.allocate(bytes, limit))
-      return out_of_memory("Y as float32", bytes, limit);
+    const int64_t es = dtype_size(lay.convert_to);  // (in_elems, out_elems * 8 < 2^63: checked shapes)
+    const int64_t in_bytes = product(plan.in_dims, plan.rank) * es, out_bytes = plan.out_elems * es;
+    if (shared->xf.size() < in_bytes && !shared->xf.allocate(in_bytes, limit))
+      return out_of_memory("X as float", in_bytes, limit);
+    if (shared->wide.size() < out_bytes && !shared->wide.allocate(out_bytes, limit))
+      return out_of_memory("Y as float", out_bytes, limit);
   }
   const ResizeSchedule& sc = *lay.sched;
   if (sc.too_large) return Status::Range("Y: intermediate too large");
@@ -362,15 +365,16 @@ static Status run_range(const ResizePlan& plan, const RunLayout& lay, int s, int
                         ResizeWorkspace* ws) {
   if (is_hot(x.type)) return resize_range_hot(plan, lay, s, begin, end, x, y, shared, ws);
   if (lay.convert && s > 0 && s + 1 < lay.n_steps) {
-    // A step of the float32 run, from and into the shared float buffers.
+    // A step of the float32 (float64) run, from and into the shared float buffers.
     RunLayout f = lay;
     f.convert = false;
     f.n_steps = lay.n_steps - 2;
     TensorView xv = x, yv = *y;
-    xv.type = yv.type = DType::Float32;
+    xv.type = yv.type = lay.convert_to;
     xv.data = shared->xf.data();
     yv.data = shared->wide.data();
-    return resize_range_hot(plan, f, s - 1, begin, end, xv, &yv, shared, ws);
+    if (lay.convert_to == DType::Float32) return resize_range_hot(plan, f, s - 1, begin, end, xv, &yv, shared, ws);
+    return resize_range_cold(plan, f, s - 1, begin, end, xv, &yv, shared, ws);
   }
   return resize_range_cold(plan, lay, s, begin, end, x, y, shared, ws);
 }

@@ -98,7 +98,7 @@ struct ResizeWorkspace {
   Buffer<unsigned char> rows;     // a streamed pair's row cache or row group; uint8's sums
   Buffer<float> strip;            // the transposed strip of the 4-row kernel
   Buffer<unsigned char> wide;     // compat rounding, or a converted run: the output in the compute type
-  Buffer<float> xf;               // a converted run (float16, bfloat16, bool): X widened to float
+  Buffer<unsigned char> xf;       // a converted run: X widened to float32 or float64 (resize_exec.h)
   void reset() { *this = ResizeWorkspace(); }
 };
 

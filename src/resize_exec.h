@@ -32,10 +32,12 @@ struct RunLayout {
   const NearestTables* nearest = nullptr;  // Gather
   const ResizeSchedule* sched = nullptr;   // Interp
   bool round = false;  // Interp into the workspace's `wide` buffer, then a step rounding it into Y
-  // Interp for float16, bfloat16 and bool (convert.h): step 0 widens X into the shared
-  // workspace's xf, steps 1..n are the float32 schedule's from xf into `wide`, the last one
-  // narrows `wide` into Y.
+  // Interp for float16, bfloat16 and bool (to float32, convert.h) and int32 and uint32 (to
+  // float64, where every value is exact): step 0 widens X into the shared workspace's xf,
+  // steps 1..n are the float32 or float64 schedule's from xf into `wide`, the last one
+  // narrows `wide` into Y (with the compat rounding of integers).
   bool convert = false;
+  DType convert_to = DType::Float32;
   int n_steps = 0;
 };
 

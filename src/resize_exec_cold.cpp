@@ -7,10 +7,13 @@ namespace osw {
 
 template <typename T>
 constexpr bool kConvertedType = std::is_same<T, Float16>::value || std::is_same<T, BFloat16>::value ||
-                                std::is_same<T, Bool8>::value;
+                                std::is_same<T, Bool8>::value || std::is_same<T, int32_t>::value ||
+                                std::is_same<T, uint32_t>::value;
 
-// float16, bfloat16, bool (RunLayout::convert): the nearest gather, and the two conversion
-// steps around the float32 run (resize.cpp runs the steps between them).
+// float16, bfloat16, bool, int32, uint32 (RunLayout::convert): the nearest gather, and the
+// two conversion steps around the float32 or float64 run (resize.cpp runs the steps between
+// them). 32-bit integers widen exactly to double and narrow as elem.h stores them, or with
+// the compat rounding (row 7), as their own run did.
 template <typename T>
 Status range_converted(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
                        int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared) {
@@ -18,11 +21,36 @@ Status range_converted(const ResizePlan& plan, const RunLayout& lay, int s, int6
   if (lay.kind == RunLayout::Gather)
     return gather_nearest(plan, *lay.nearest, x.data, y->data, begin, end);
   if (!lay.convert) return Status::Range("resize: a step this type does not run");
-  if (s == 0) {
-    widen_to_float(static_cast<const T*>(x.data) + begin, shared->xf.data() + begin, end - begin);
+  if constexpr (std::is_integral<T>::value) {
+    const T* xs = static_cast<const T*>(x.data);
+    T* ys = static_cast<T*>(y->data);
+    double* xd = reinterpret_cast<double*>(shared->xf.data());
+    const double* yd = reinterpret_cast<const double*>(shared->wide.data());
+    const int mode = static_cast<int>(plan.attrs.compat);
+    if (s == 0) {
+      for (int64_t i = begin; i < end; ++i) xd[i] = static_cast<double>(xs[i]);
+    } else if (plan.attrs.compat == Compat::Onnx) {
+      // ElemTraits<T>::store (saturate_round): round half to even, saturate, NaN -> 0; with
+      // the rounding as __builtin_rint, one wasm f64.nearest, where std::nearbyint may be a
+      // library call (int32 1x3x512² -> 1024² linear: 39 ms, most of it here).
+      constexpr double lo = double(std::numeric_limits<T>::min());
+      constexpr double hi = double(std::numeric_limits<T>::max()) + 1.0;  // 2^31 or 2^32, exact
+      for (int64_t i = begin; i < end; ++i) {
+        const double r = __builtin_rint(yd[i]);
+        ys[i] = !(r == r) ? T(0) : r < lo ? std::numeric_limits<T>::min()
+                : r >= hi ? std::numeric_limits<T>::max() : static_cast<T>(r);
+      }
+    } else {
+      for (int64_t i = begin; i < end; ++i) ys[i] = round_integer_output<T>(mode, yd[i]);
+    }
   } else {
-    const float* yf = reinterpret_cast<const float*>(shared->wide.data());
-    narrow_from_float(yf + begin, static_cast<T*>(y->data) + begin, end - begin);
+    float* xf = reinterpret_cast<float*>(shared->xf.data());
+    if (s == 0) {
+      widen_to_float(static_cast<const T*>(x.data) + begin, xf + begin, end - begin);
+    } else {
+      const float* yf = reinterpret_cast<const float*>(shared->wide.data());
+      narrow_from_float(yf + begin, static_cast<T*>(y->data) + begin, end - begin);
+    }
   }
   return Status::Ok();
 }
