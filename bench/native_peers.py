@@ -22,37 +22,45 @@ import time
 LIBS = {}
 MISSING = {}
 
-try:
-    import numpy as np
-    LIBS["numpy"] = np.__version__
-except Exception as e:  # pragma: no cover - numpy comes with every peer
-    MISSING["numpy"] = str(e)
-    np = None
+def optional(name, load, package):
+    """The module load() returns, or None with the reason in MISSING (and its version in LIBS)."""
+    try:
+        module, version = load()
+        LIBS[name] = version
+        return module
+    except Exception as e:  # an import error, or a broken install
+        MISSING[name] = f"{type(e).__name__}: {e} (apt-get install {package})"
+        return None
 
-try:
-    import cv2
-    cv2.setNumThreads(1)
-    LIBS["opencv"] = cv2.__version__
-except Exception as e:
-    MISSING["opencv"] = f"{type(e).__name__}: {e} (apt-get install python3-opencv)"
-    cv2 = None
 
-try:
-    import torch
-    import torch.nn.functional as F
-    torch.set_num_threads(1)
-    LIBS["torch"] = torch.__version__
-except Exception as e:
-    MISSING["torch"] = f"{type(e).__name__}: {e} (apt-get install python3-torch)"
-    torch = None
+def _numpy():
+    import numpy
+    return numpy, numpy.__version__
 
-try:
-    from PIL import Image
+
+def _opencv():
+    import cv2 as m
+    m.setNumThreads(1)
+    return m, m.__version__
+
+
+def _torch():
+    import torch as m
+    m.set_num_threads(1)
+    return m, m.__version__
+
+
+def _pillow():
     import PIL
-    LIBS["pillow"] = PIL.__version__
-except Exception as e:
-    MISSING["pillow"] = f"{type(e).__name__}: {e} (apt-get install python3-pil)"
-    Image = None
+    from PIL import Image as m
+    return m, PIL.__version__
+
+
+np = optional("numpy", _numpy, "python3-numpy")
+cv2 = optional("opencv", _opencv, "python3-opencv")
+torch = optional("torch", _torch, "python3-torch")
+F = torch.nn.functional if torch is not None else None
+Image = optional("pillow", _pillow, "python3-pil")
 
 NP_TYPES = {"float32": "float32", "float64": "float64", "float16": "float16", "uint8": "uint8",
             "int8": "int8", "uint16": "uint16", "int32": "int32"}

@@ -399,26 +399,33 @@ TEST_CASE("resize plan: an identity axis is detected and skipped") {
 
 #if OSW_HAVE_SIMD
 namespace {
+// The SIMD pass against the scalar one on random axes: inner in [inner_lo, inner_hi]; with
+// `ranges`, each call computes one random range of outputs [o_begin, o_end) (as the streamed
+// passes call it), nearest taken as cubic, and the outputs outside the range must stay as
+// they were; without, all outputs, nearest taken as linear.
 template <typename F>
-void simd_matches_scalar(uint64_t seed) {
+void simd_matches_scalar(uint64_t seed, int64_t inner_lo = 1, int64_t inner_hi = 37, bool ranges = false) {
   Rng r(seed);
-  for (int c = 0; c < 300; ++c) {
+  for (int c = 0; c < (ranges ? 600 : 300); ++c) {
     ResizeAttrs at = random_attrs(r);
-    if (at.mode == ResizeMode::Nearest) at.mode = ResizeMode::Linear;
-    AxisGeometry g = axis_sizes(r.range(1, 12), r.range(1, 12));
+    if (at.mode == ResizeMode::Nearest) at.mode = ranges ? ResizeMode::Cubic : ResizeMode::Linear;
+    AxisGeometry g = ranges ? axis_sizes(r.range(1, 20), r.range(1, 20)) : axis_sizes(r.range(1, 12), r.range(1, 12));
     AxisPlan p;
     REQUIRE(build_axis_plan(at, g, &p).ok());
-    const int64_t outer = r.range(1, 3), inner = r.range(1, 37);
+    const int64_t outer = r.range(1, 3), inner = r.range(inner_lo, inner_hi);
+    const int64_t o_begin = ranges ? r.range(0, g.out - 1) : 0;
+    const int64_t o_end = ranges ? r.range(o_begin + 1, g.out) : -1;
+    // Exactly the rows' elements: anything read past them would be outside the vector.
     std::vector<F> x(static_cast<size_t>(outer * g.in * inner));
-    for (F& v : x) v = F(r.real(-100, 100));
-    std::vector<F> ys(static_cast<size_t>(outer * g.out * inner)), yv(ys.size());
+    for (F& v : x) v = !ranges || r.coin() ? F(r.real(-100, 100)) : F(r.range(-3, 3));
+    std::vector<F> ys(static_cast<size_t>(outer * g.out * inner), F(7)), yv(ys.size(), F(7));
     const F* w;
     if constexpr (std::is_same<F, float>::value) w = p.weight_f.data();
     else w = p.weight.data();
-    resize_pass_scalar<F, F, F>(x.data(), ys.data(), outer, inner, p, w);
-    resize_pass_simd<F, F, F>(x.data(), yv.data(), outer, inner, p, w);
+    resize_pass_scalar<F, F, F>(x.data(), ys.data(), outer, inner, p, w, o_begin, o_end);
+    resize_pass_simd<F, F, F>(x.data(), yv.data(), outer, inner, p, w, o_begin, o_end);
     for (size_t i = 0; i < ys.size(); ++i) {
-      if (p.outside[(i / size_t(inner)) % size_t(g.out)]) continue;  // filled later
+      if (!ranges && p.outside[(i / size_t(inner)) % size_t(g.out)]) continue;  // filled later
       REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(F)) == 0);
     }
   }
@@ -664,23 +671,7 @@ TEST_CASE("resize kernel: SIMD pass equals the scalar pass bit for bit") {
 }
 
 TEST_CASE("resize kernel: channels-last rows of 3 and 4 floats equal the scalar pass, in output ranges") {
-  Rng r(41);
-  for (int c = 0; c < 600; ++c) {
-    ResizeAttrs at = random_attrs(r);
-    if (at.mode == ResizeMode::Nearest) at.mode = ResizeMode::Cubic;
-    AxisGeometry g = axis_sizes(r.range(1, 20), r.range(1, 20));
-    AxisPlan p;
-    REQUIRE(build_axis_plan(at, g, &p).ok());
-    const int64_t outer = r.range(1, 3), inner = r.range(3, 4);
-    const int64_t o_begin = r.range(0, g.out - 1), o_end = r.range(o_begin + 1, g.out);
-    // Exactly the rows' elements: anything read past them would be outside the vector.
-    std::vector<float> x(static_cast<size_t>(outer * g.in * inner));
-    for (float& v : x) v = r.coin() ? float(r.real(-100, 100)) : float(r.range(-3, 3));
-    std::vector<float> ys(static_cast<size_t>(outer * g.out * inner), 7.0f), yv(ys.size(), 7.0f);
-    resize_pass_scalar<float, float, float>(x.data(), ys.data(), outer, inner, p, p.weight_f.data(), o_begin, o_end);
-    resize_pass_simd<float, float, float>(x.data(), yv.data(), outer, inner, p, p.weight_f.data(), o_begin, o_end);
-    for (size_t i = 0; i < ys.size(); ++i) REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
-  }
+  simd_matches_scalar<float>(41, 3, 4, true);
 }
 #endif
 
