@@ -16,8 +16,11 @@ const source = ['drawables.js', 'worker-client.js'].map((f) => readFileSync(join
 function loadClient() {
   const timers = new Set();
   const context = vm.createContext({
-    setTimeout: (fn, ms) => { const t = setTimeout(fn, ms / 1000); timers.add(t); return t; },
-    clearTimeout: (t) => { clearTimeout(t); timers.delete(t); },
+    // Handles whose unref() does nothing: the client unrefs its watchdog (so that a Node
+    // process is not kept alive by it), which here would let the event loop end while a
+    // test awaits a start that only the watchdog can finish.
+    setTimeout: (fn, ms) => { const h = { t: setTimeout(fn, ms / 1000), unref() {} }; timers.add(h); return h; },
+    clearTimeout: (h) => { if (h) { clearTimeout(h.t); timers.delete(h); } },
     URL, Promise, Map, Object, Array, Symbol, Error, TypeError, RangeError, Uint8Array, ArrayBuffer, DataView,
     Int8Array, Float32Array,
   });
@@ -110,6 +113,6 @@ test('beats after the sampler was created do not arm anything', async () => {
   await new Promise((r) => setTimeout(r, 30));
   assert.equal(w.started.length, 1);
   assert.equal(w.started[0].terminated, false);
-  for (const t of timers) clearTimeout(t);
+  for (const h of timers) clearTimeout(h.t);
   s.dispose();
 });
