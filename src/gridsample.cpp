@@ -344,12 +344,7 @@ bool nearest_codes(const GridSamplePlan& plan, const GridSampleRange& range, int
     const int64_t plane = n * geo.c + c;
     const float* xp = x + plane * geo.in_size;
     float* yp = y + plane * geo.out_size + j0;
-    if (touch) {
-      const unsigned char* b = reinterpret_cast<const unsigned char*>(xp);
-      uint32_t acc = 0;
-      for (int64_t i = 0; i < plane_bytes; i += 64) acc |= b[i];
-      ws->touch_sink = acc;
-    }
+    if (touch) ws->touch_sink = touch_in_order(xp, geo.in_size);
     // The element's bits, as gather_block copies a tap of weight 1; +0.0 where no tap.
     for (int64_t j = 0; j < nb; ++j) {
       const Off o = off[j];

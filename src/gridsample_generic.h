@@ -126,7 +126,7 @@ inline C gather_dot(const T* x, const Off* off, const C* w, int64_t n) {
 // One channel plane of one block: y[j] = dot(location j's taps, x). Location j's taps are
 // off/w[j * stride .. j * stride + count[j]).
 template <typename T, typename Off>
-__attribute__((noinline)) void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Compute* w,
+void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Compute* w,
                   const Off* count, int64_t stride, int64_t nb, T* y, int32_t rounding) {
   if constexpr (std::is_integral<T>::value) {
     if (rounding != 0) {

@@ -26,21 +26,12 @@ Status range_converted(const ResizePlan& plan, const RunLayout& lay, int s, int6
     T* ys = static_cast<T*>(y->data);
     double* xd = reinterpret_cast<double*>(shared->xf.data());
     const double* yd = reinterpret_cast<const double*>(shared->wide.data());
-    const int mode = static_cast<int>(plan.attrs.compat);
     if (s == 0) {
       for (int64_t i = begin; i < end; ++i) xd[i] = static_cast<double>(xs[i]);
     } else if (plan.attrs.compat == Compat::Onnx) {
-      // ElemTraits<T>::store (saturate_round): round half to even, saturate, NaN -> 0; with
-      // the rounding as __builtin_rint, one wasm f64.nearest, where std::nearbyint may be a
-      // library call (int32 1x3x512² -> 1024² linear: 39 ms, most of it here).
-      constexpr double lo = double(std::numeric_limits<T>::min());
-      constexpr double hi = double(std::numeric_limits<T>::max()) + 1.0;  // 2^31 or 2^32, exact
-      for (int64_t i = begin; i < end; ++i) {
-        const double r = __builtin_rint(yd[i]);
-        ys[i] = !(r == r) ? T(0) : r < lo ? std::numeric_limits<T>::min()
-                : r >= hi ? std::numeric_limits<T>::max() : static_cast<T>(r);
-      }
+      for (int64_t i = begin; i < end; ++i) ys[i] = ElemTraits<T>::store(yd[i]);
     } else {
+      const int mode = static_cast<int>(plan.attrs.compat);
       for (int64_t i = begin; i < end; ++i) ys[i] = round_integer_output<T>(mode, yd[i]);
     }
   } else {
