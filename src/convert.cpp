@@ -1,6 +1,8 @@
 // convert.cpp: the row conversions of convert.h, scalar and SIMD.
 #include "convert.h"
 
+#include <type_traits>
+
 #include "simd.h"
 
 namespace osw {
@@ -123,5 +125,58 @@ void narrow_from_float(const float* in, Bool8* y, int64_t n) {
   uint8_t* b = reinterpret_cast<uint8_t*>(y);
   for (int64_t i = 0; i < n; ++i) b[i] = in[i] > 0.5f ? 1 : 0;
 }
+
+// 32-bit integers. The vector forms take the same steps as round_integer_output: round
+// in double (f64x2.nearest is half to even, as nearbyint in the default rounding mode),
+// then a saturating truncation, which leaves an integral value in range as it is, takes
+// the bounds beyond it and gives 0 for NaN: saturate_round's cases.
+namespace {
+template <typename I>
+void widen_int(const I* x, double* out, int64_t n) {
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  for (; i + 4 <= n; i += 4) {
+    const v128_t v = wasm_v128_load(x + i);
+    if constexpr (std::is_signed<I>::value) {
+      wasm_v128_store(out + i, wasm_f64x2_convert_low_i32x4(v));
+      wasm_v128_store(out + i + 2, wasm_f64x2_convert_low_i32x4(wasm_i64x2_shuffle(v, v, 1, 0)));
+    } else {
+      wasm_v128_store(out + i, wasm_f64x2_convert_low_u32x4(v));
+      wasm_v128_store(out + i + 2, wasm_f64x2_convert_low_u32x4(wasm_i64x2_shuffle(v, v, 1, 0)));
+    }
+  }
+#endif
+  for (; i < n; ++i) out[i] = static_cast<double>(x[i]);
+}
+
+#if OSW_HAVE_SIMD
+template <typename I>
+__attribute__((always_inline)) inline v128_t vec_round_int(v128_t v, int mode) {
+  const v128_t r = mode == 1   ? wasm_f64x2_trunc(v)
+                   : mode == 2 ? wasm_f64x2_floor(wasm_f64x2_add(v, wasm_f64x2_splat(0.5)))
+                               : wasm_f64x2_nearest(v);
+  if constexpr (std::is_signed<I>::value) return wasm_i32x4_trunc_sat_f64x2_zero(r);
+  else return wasm_u32x4_trunc_sat_f64x2_zero(r);
+}
+#endif
+
+template <typename I>
+void narrow_int(const double* in, I* y, int64_t n, int mode) {
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  for (; i + 4 <= n; i += 4) {
+    const v128_t lo = vec_round_int<I>(wasm_v128_load(in + i), mode);
+    const v128_t hi = vec_round_int<I>(wasm_v128_load(in + i + 2), mode);
+    wasm_v128_store(y + i, wasm_i64x2_shuffle(lo, hi, 0, 2));
+  }
+#endif
+  for (; i < n; ++i) y[i] = round_integer_output<I>(mode, in[i]);
+}
+}  // namespace
+
+void widen_to_double(const int32_t* x, double* out, int64_t n) { widen_int(x, out, n); }
+void widen_to_double(const uint32_t* x, double* out, int64_t n) { widen_int(x, out, n); }
+void narrow_from_double(const double* in, int32_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
+void narrow_from_double(const double* in, uint32_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
 
 }  // namespace osw

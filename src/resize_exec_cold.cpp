@@ -22,18 +22,13 @@ Status range_converted(const ResizePlan& plan, const RunLayout& lay, int s, int6
     return gather_nearest(plan, *lay.nearest, x.data, y->data, begin, end);
   if (!lay.convert) return Status::Range("resize: a step this type does not run");
   if constexpr (std::is_integral<T>::value) {
-    const T* xs = static_cast<const T*>(x.data);
-    T* ys = static_cast<T*>(y->data);
     double* xd = reinterpret_cast<double*>(shared->xf.data());
     const double* yd = reinterpret_cast<const double*>(shared->wide.data());
-    if (s == 0) {
-      for (int64_t i = begin; i < end; ++i) xd[i] = static_cast<double>(xs[i]);
-    } else if (plan.attrs.compat == Compat::Onnx) {
-      for (int64_t i = begin; i < end; ++i) ys[i] = ElemTraits<T>::store(yd[i]);
-    } else {
-      const int mode = static_cast<int>(plan.attrs.compat);
-      for (int64_t i = begin; i < end; ++i) ys[i] = round_integer_output<T>(mode, yd[i]);
-    }
+    if (s == 0)
+      widen_to_double(static_cast<const T*>(x.data) + begin, xd + begin, end - begin);
+    else
+      narrow_from_double(yd + begin, static_cast<T*>(y->data) + begin, end - begin,
+                         static_cast<int>(plan.attrs.compat));
   } else {
     float* xf = reinterpret_cast<float*>(shared->xf.data());
     if (s == 0) {

@@ -6,7 +6,9 @@
 // without SIMD both sides are the scalar functions (the test still runs).
 #include <catch.hpp>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "convert.h"
@@ -121,4 +123,77 @@ TEST_CASE("convert: rows of every length and offset write exactly their elements
         REQUIRE(bits_of(wb[i]) == bits_of(inside ? bfloat16_to_float(b[i]) : -1.0f));
       }
     }
+}
+
+namespace {
+
+// Doubles that reach every case of the 32-bit stores: halves and their neighbours (both
+// signs, small and near 2^31 / 2^32), the bounds of int32 and uint32 and one unit either
+// side, values far beyond them, infinities, NaN, negative zero, and random values.
+std::vector<double> int_narrowing_inputs() {
+  std::vector<double> v;
+  const double centres[] = {0.0, 1.0, 2.0, 3.0, 100.0, 2147483646.0, 2147483647.0, 2147483648.0,
+                            4294967294.0, 4294967295.0, 4294967296.0, 1073741824.0};
+  for (double c : centres)
+    for (double d : {-1.0, -0.5, 0.0, 0.5, 1.0, 1.5})
+      for (double s : {1.0, -1.0}) {
+        const double x = s * (c + d);
+        v.push_back(x);
+        v.push_back(std::nextafter(x, INFINITY));
+        v.push_back(std::nextafter(x, -INFINITY));
+      }
+  for (double x : {1e10, -1e10, 1e300, -1e300, double(INFINITY), -double(INFINITY), double(NAN),
+                   -double(NAN), -0.0, 4.9e-324, -4.9e-324, 0.49999999999999994})
+    v.push_back(x);
+  Rng rng(13);
+  for (int i = 0; i < 2000; ++i) {
+    const double u = double(rng.g() & 0xFFFFFFFFFull) / 16.0;  // quarters up to 2^32
+    v.push_back(i % 2 ? u : -u / 2);
+  }
+  return v;
+}
+
+template <typename I>
+void check_int_rows() {
+  const std::vector<double> in = int_narrowing_inputs();
+  for (int mode = 0; mode < 3; ++mode) {
+    // Every length up to 11 at every start offset up to 3 (vector body, tail, unaligned),
+    // then the whole list.
+    for (int off = 0; off < 4; ++off)
+      for (int n = 0; n <= 11; ++n) {
+        std::vector<I> y(16, I(0x5A5A5A5A));
+        narrow_from_double(in.data() + 40 + off, y.data() + off, n, mode);
+        for (int i = 0; i < 16; ++i) {
+          const bool inside = i >= off && i < off + n;
+          REQUIRE(y[i] == (inside ? round_integer_output<I>(mode, in[40 + i]) : I(0x5A5A5A5A)));
+        }
+      }
+    std::vector<I> y(in.size());
+    narrow_from_double(in.data(), y.data(), int64_t(in.size()), mode);
+    for (size_t i = 0; i < in.size(); ++i) {
+      INFO("mode " << mode << " value " << in[i]);
+      REQUIRE(y[i] == round_integer_output<I>(mode, in[i]));
+    }
+  }
+  // Widening: the bounds, and every length and offset.
+  std::vector<I> x = {std::numeric_limits<I>::min(), std::numeric_limits<I>::max(), I(0), I(1),
+                      I(-1), I(12345678), I(0x80000000u), I(0x7FFFFFFF)};
+  Rng rng(17);
+  while (x.size() < 24) x.push_back(I(rng.g()));
+  for (int off = 0; off < 4; ++off)
+    for (int n = 0; n + off <= int(x.size()) && n <= 20; ++n) {
+      std::vector<double> out(x.size() + 4, -7.0);
+      widen_to_double(x.data() + off, out.data() + off, n);
+      for (int i = 0; i < int(out.size()); ++i) {
+        const bool inside = i >= off && i < off + n;
+        REQUIRE(out[i] == (inside ? double(x[i]) : -7.0));
+      }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("convert: int32 and uint32 rows widen exactly and store as round_integer_output", "[convert]") {
+  check_int_rows<int32_t>();
+  check_int_rows<uint32_t>();
 }
