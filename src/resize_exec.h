@@ -180,6 +180,15 @@ Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, con
   float* strip = nullptr;
   if constexpr (std::is_same<F, float>::value && std::is_same<T, float>::value &&
                   std::is_same<Tin, float>::value) {
+    // Exact 2x downscaling on both axes: one pass, no row group (down2x2_row).
+    if (inner_h == 1 && outer_h == 1 && halves_2x(pv) && halves_2x(ph)) {
+      for (int64_t u = begin; u < end; ++u) {
+        const int64_t p = u / pv.out, o = u - p * pv.out;
+        const Tin* sp = src + (p * pv.in + 2 * o) * block_in;
+        down2x2_row(sp, sp + block_in, y + (p * pv.out + o) * block_out, ph.out);
+      }
+      return Status::Ok();
+    }
     overlap = inner_h == 1 && outer_h == 1 && !mostly_dense(ph) && pv.out >= 2 * kGroup &&
               (strip = rows4_strip(ph, &ws->strip, plan.opts.max_bytes)) != nullptr;
   }

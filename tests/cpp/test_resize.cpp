@@ -970,3 +970,74 @@ TEST_CASE("resize op: float32 streamed passes equal whole scalar passes in the p
   REQUIRE(overlapped > 20);
   REQUIRE(overlapped_split > 5);
 }
+
+// Exact 2x downscaling of the last two axes (every output 0.5 * x[2o] + 0.5 * x[2o + 1])
+// runs in one pass (resize_kernels.h, down2x2_row) where SIMD exists. Its bytes must be the
+// streamed pair's: outer axis first, then inner, each a product and a sum in that order,
+// which differs from (a + b) * 0.5 only near the float range's ends: so the inputs mix
+// values near FLT_MAX (whose sums overflow), subnormals (whose halves round), -0.0,
+// infinities and NaN with ordinary values; widths give every tail length; and each run is
+// also made in parts (a threaded run's ranges). Bits must be equal, except that a NaN only
+// has to be a NaN: which NaN an operation on two NaNs (or on Inf - Inf) gives depends on
+// the operand order inside an instruction, which wasm leaves open and x86 fixes.
+namespace {
+bool same_floats(const std::vector<float>& a, const std::vector<float>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::isnan(a[i]) && std::isnan(b[i])) continue;
+    if (std::memcmp(&a[i], &b[i], sizeof(float)) != 0) return false;
+  }
+  return true;
+}
+}  // namespace
+
+TEST_CASE("resize op: exact 2x float32 downscaling equals whole scalar passes, extremes included") {
+  Rng r(0x2D0);
+  const float specials[] = {3.0e38f, -3.0e38f, 3.4e38f, 1e-45f, 3e-45f, -1e-45f, 1.2e-38f, -0.0f,
+                            0.0f, INFINITY, -INFINITY, NAN};
+  int cases = 0;
+  for (int c = 0; c < 120; ++c) {
+    const int rank = 2 + c % 3;
+    int64_t dims[kMaxRank];
+    for (int a = 0; a < rank - 2; ++a) dims[a] = 1 + r.range(0, 2);
+    const int64_t out_h = 1 + r.range(0, 8), out_w = r.pick<int64_t>({1, 2, 3, 4, 5, 7, 8, 9, 17, 33, 64});
+    dims[rank - 2] = 2 * out_h;
+    dims[rank - 1] = 2 * out_w;
+    ResizeAttrs at;
+    at.mode = ResizeMode::Linear;
+    at.coord = r.coin() ? CoordMode::HalfPixel : CoordMode::PytorchHalfPixel;
+    ResizeInputs in;
+    in.has_sizes = true;
+    for (int a = 0; a < rank; ++a) in.sizes[a] = dims[a];
+    in.sizes[rank - 2] = out_h;
+    in.sizes[rank - 1] = out_w;
+    ResizePlan plan;
+    REQUIRE(resize_plan(at, in, rank, dims, &plan).ok());
+    int64_t n = 1;
+    for (int a = 0; a < rank; ++a) n *= dims[a];
+    std::vector<float> x(static_cast<size_t>(n));
+    for (float& v : x) v = r.range(0, 2) == 0 ? specials[r.range(0, 11)] : float(r.real(-100, 100));
+    std::vector<float> y(static_cast<size_t>(plan.out_elems));
+    REQUIRE(run_plan(plan, DType::Float32, x.data(), y.data()).ok());
+    const std::vector<float> want = whole_scalar_passes<float>(plan, dims, x);
+    INFO("case " << c << " rank " << rank << " out " << out_h << " x " << out_w);
+    REQUIRE(same_floats(want, y));
+    // The same in parts: every step cut into three ranges.
+    ResizeStepInfo info;
+    REQUIRE(resize_steps(plan, DType::Float32, &info).ok());
+    ResizeWorkspace shared, ws;
+    REQUIRE(resize_prepare_shared(plan, DType::Float32, &shared).ok());
+    std::vector<float> yp(y.size(), 7.0f);
+    TensorView xv = osw_test::view(DType::Float32, rank, plan.in_dims, x.data());
+    TensorView yv = osw_test::view(DType::Float32, rank, plan.out_dims, yp.data());
+    for (int s = 0; s < info.n; ++s) {
+      const int64_t u = info.units[s], cut1 = u / 3, cut2 = 2 * u / 3;
+      REQUIRE(resize_execute_range(plan, s, 0, cut1, xv, &yv, &shared, &ws).ok());
+      REQUIRE(resize_execute_range(plan, s, cut1, cut2, xv, &yv, &shared, &ws).ok());
+      REQUIRE(resize_execute_range(plan, s, cut2, u, xv, &yv, &shared, &ws).ok());
+    }
+    REQUIRE(same_floats(want, yp));
+    ++cases;
+  }
+  REQUIRE(cases == 120);
+}
