@@ -297,7 +297,7 @@ static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
     lay->convert = true;
     lay->convert_to = compute_size(type) == 8 ? DType::Float64 : DType::Float32;
     lay->sched = &plan.schedule[lay->convert_to == DType::Float32 ? 1 : 0];
-    lay->n_steps = lay->sched->n + 2;
+    lay->n_steps = lay->sched->n + 1;
     return Status::Ok();
   }
   lay->sched = &plan.schedule[is_hot(type) ? 1 : 0];
@@ -316,7 +316,7 @@ static int64_t step_units(const ResizePlan& plan, const RunLayout& lay, int s) {
     if (s == 0) return product(plan.in_dims, plan.rank);
     s -= 1;
   }
-  return s < lay.sched->n ? lay.sched->step[s].units : plan.out_elems;
+  return s < lay.sched->n ? lay.sched->step[s].units : plan.out_elems;  // (the compat rounding)
 }
 
 static Status check_tensors(const ResizePlan& plan, const TensorView& x, const TensorView& y) {
@@ -342,12 +342,10 @@ static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType
       return out_of_memory("compat rounding", bytes, limit);
   }
   if (lay.convert) {
-    const int64_t es = dtype_size(lay.convert_to);  // (in_elems, out_elems * 8 < 2^63: checked shapes)
-    const int64_t in_bytes = product(plan.in_dims, plan.rank) * es, out_bytes = plan.out_elems * es;
+    const int64_t es = dtype_size(lay.convert_to);  // (in_elems * 8 < 2^63: checked shapes)
+    const int64_t in_bytes = product(plan.in_dims, plan.rank) * es;
     if (shared->xf.size() < in_bytes && !shared->xf.allocate(in_bytes, limit))
       return out_of_memory("X as float", in_bytes, limit);
-    if (shared->wide.size() < out_bytes && !shared->wide.allocate(out_bytes, limit))
-      return out_of_memory("Y as float", out_bytes, limit);
   }
   const ResizeSchedule& sc = *lay.sched;
   if (sc.too_large) return Status::Range("Y: intermediate too large");
@@ -360,23 +358,57 @@ static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType
   return Status::Ok();
 }
 
+// Bookkeeping per part, not a hot loop: compiled for size (and kept out of run_range).
+OSW_PLANNING __attribute__((noinline))
+static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
+                            int64_t end, const TensorView& x, TensorView* y,
+                            ResizeWorkspace* shared, ResizeWorkspace* ws) {
+  // A step of the float32 (float64) run, from the shared widened X. The steps before the
+  // last write the shared intermediates; the last one writes Y in the compute type in
+  // parts of about kConvertPart elements into this thread's own buffer, each narrowed into
+  // Y while it is in cache (the whole of Y in float32 would be written to memory and read
+  // back: float16 1x3x512² -> 1024² took 1.3x as long). Each unit of a step is a run of
+  // e = out_elems / units contiguous elements of Y (resize.h, ResizeStep), so the part
+  // [b, b2) of the units writes elements [b * e, b2 * e), here shifted to the buffer's start.
+  constexpr int64_t kConvertPart = int64_t(1) << 15;
+  RunLayout f = lay;
+  f.convert = false;
+  f.n_steps = lay.n_steps - 1;
+  TensorView xv = x, yv = *y;
+  xv.type = yv.type = lay.convert_to;
+  xv.data = shared->xf.data();
+  auto step = [&](int64_t b, int64_t e) {
+    if (lay.convert_to == DType::Float32) return resize_range_hot(plan, f, s - 1, b, e, xv, &yv, shared, ws);
+    return resize_range_cold(plan, f, s - 1, b, e, xv, &yv, shared, ws);
+  };
+  if (s + 1 < lay.n_steps) {
+    yv.data = nullptr;  // not written: the step's output is an intermediate
+    return step(begin, end);
+  }
+  const int64_t units = step_units(plan, lay, s), per_unit = plan.out_elems / units;
+  const int64_t es = dtype_size(lay.convert_to);
+  const int64_t part = std::max<int64_t>(1, kConvertPart / per_unit);
+  // Sized by the step, not by the range: the same for every split (under a small maxBytes
+  // a run fails or succeeds alike on any thread count).
+  const int64_t bytes = std::min(part, units) * per_unit * es;
+  if (ws->wide.size() < bytes && !ws->wide.allocate(bytes, plan.opts.max_bytes))
+    return out_of_memory("Y part as float", bytes, plan.opts.max_bytes);
+  for (int64_t b = begin; b < end;) {
+    const int64_t e = std::min(end, b + part);
+    yv.data = ws->wide.data() - b * per_unit * es;
+    OSW_RETURN_IF_ERROR(step(b, e));
+    resize_narrow_converted(plan, ws->wide.data(), y, b * per_unit, (e - b) * per_unit);
+    b = e;
+  }
+  return Status::Ok();
+}
+
 static Status run_range(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
                         int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared,
                         ResizeWorkspace* ws) {
   if (is_hot(x.type)) return resize_range_hot(plan, lay, s, begin, end, x, y, shared, ws);
-  if (lay.convert && s > 0 && s + 1 < lay.n_steps) {
-    // A step of the float32 (float64) run, from and into the shared float buffers.
-    RunLayout f = lay;
-    f.convert = false;
-    f.n_steps = lay.n_steps - 2;
-    TensorView xv = x, yv = *y;
-    xv.type = yv.type = lay.convert_to;
-    xv.data = shared->xf.data();
-    yv.data = shared->wide.data();
-    if (lay.convert_to == DType::Float32) return resize_range_hot(plan, f, s - 1, begin, end, xv, &yv, shared, ws);
-    return resize_range_cold(plan, f, s - 1, begin, end, xv, &yv, shared, ws);
-  }
-  return resize_range_cold(plan, lay, s, begin, end, x, y, shared, ws);
+  if (!lay.convert || s == 0) return resize_range_cold(plan, lay, s, begin, end, x, y, shared, ws);
+  return run_converted(plan, lay, s, begin, end, x, y, shared, ws);
 }
 
 Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y,

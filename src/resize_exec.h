@@ -34,8 +34,8 @@ struct RunLayout {
   bool round = false;  // Interp into the workspace's `wide` buffer, then a step rounding it into Y
   // Interp for float16, bfloat16 and bool (to float32, convert.h) and int32 and uint32 (to
   // float64, where every value is exact): step 0 widens X into the shared workspace's xf,
-  // steps 1..n are the float32 or float64 schedule's from xf into `wide`, the last one
-  // narrows `wide` into Y (with the compat rounding of integers).
+  // steps 1..n are the float32 or float64 schedule's from xf, the last of them narrowing its
+  // output into Y part by part (with the compat rounding of integers; resize.cpp).
   bool convert = false;
   DType convert_to = DType::Float32;
   int n_steps = 0;
@@ -51,6 +51,10 @@ Status resize_range_cold(const ResizePlan& plan, const RunLayout& lay, int s, in
                          int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared,
                          ResizeWorkspace* ws);
 void resize_finish_cold(const ResizePlan& plan, TensorView* y);
+// A converted run's last step: n elements of Y from `at` on, from src (n elements in the
+// compute type: float32, or float64 for 32-bit integers), stored as Y's type stores them.
+void resize_narrow_converted(const ResizePlan& plan, const void* src, TensorView* y, int64_t at,
+                             int64_t n);
 
 template <typename T>
 constexpr bool kResizeHotType = std::is_same<T, float>::value || std::is_same<T, uint8_t>::value;

@@ -11,34 +11,39 @@ constexpr bool kConvertedType = std::is_same<T, Float16>::value || std::is_same<
                                 std::is_same<T, uint32_t>::value;
 
 // float16, bfloat16, bool, int32, uint32 (RunLayout::convert): the nearest gather, and the
-// two conversion steps around the float32 or float64 run (resize.cpp runs the steps between
-// them). 32-bit integers widen exactly to double and narrow as elem.h stores them, or with
-// the compat rounding (row 7), as their own run did.
+// widening of X before the float32 or float64 run (resize.cpp runs its steps, and narrows
+// the last one's output through resize_narrow_converted). 32-bit integers widen exactly to
+// double.
 template <typename T>
 Status range_converted(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
                        int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared) {
   if (begin >= end) return Status::Ok();
   if (lay.kind == RunLayout::Gather)
     return gather_nearest(plan, *lay.nearest, x.data, y->data, begin, end);
-  if (!lay.convert) return Status::Range("resize: a step this type does not run");
-  if constexpr (std::is_integral<T>::value) {
-    double* xd = reinterpret_cast<double*>(shared->xf.data());
-    const double* yd = reinterpret_cast<const double*>(shared->wide.data());
-    if (s == 0)
-      widen_to_double(static_cast<const T*>(x.data) + begin, xd + begin, end - begin);
-    else
-      narrow_from_double(yd + begin, static_cast<T*>(y->data) + begin, end - begin,
-                         static_cast<int>(plan.attrs.compat));
-  } else {
-    float* xf = reinterpret_cast<float*>(shared->xf.data());
-    if (s == 0) {
-      widen_to_float(static_cast<const T*>(x.data) + begin, xf + begin, end - begin);
-    } else {
-      const float* yf = reinterpret_cast<const float*>(shared->wide.data());
-      narrow_from_float(yf + begin, static_cast<T*>(y->data) + begin, end - begin);
-    }
-  }
+  if (!lay.convert || s != 0) return Status::Range("resize: a step this type does not run");
+  const T* xs = static_cast<const T*>(x.data) + begin;
+  if constexpr (std::is_integral<T>::value)
+    widen_to_double(xs, reinterpret_cast<double*>(shared->xf.data()) + begin, end - begin);
+  else
+    widen_to_float(xs, reinterpret_cast<float*>(shared->xf.data()) + begin, end - begin);
   return Status::Ok();
+}
+
+// Y's elements [at, at + n) from src, as their own run stored them (elem.h), or with the
+// compat rounding (row 7) for 32-bit integers.
+void resize_narrow_converted(const ResizePlan& plan, const void* src, TensorView* y, int64_t at,
+                             int64_t n) {
+  const float* f = static_cast<const float*>(src);
+  const double* d = static_cast<const double*>(src);
+  const int mode = static_cast<int>(plan.attrs.compat);
+  switch (y->type) {
+    case DType::Float16: narrow_from_float(f, static_cast<Float16*>(y->data) + at, n); break;
+    case DType::BFloat16: narrow_from_float(f, static_cast<BFloat16*>(y->data) + at, n); break;
+    case DType::Bool: narrow_from_float(f, static_cast<Bool8*>(y->data) + at, n); break;
+    case DType::Int32: narrow_from_double(d, static_cast<int32_t*>(y->data) + at, n, mode); break;
+    case DType::UInt32: narrow_from_double(d, static_cast<uint32_t*>(y->data) + at, n, mode); break;
+    default: break;
+  }
 }
 
 Status resize_range_cold(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
