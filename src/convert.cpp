@@ -24,29 +24,25 @@ __attribute__((always_inline)) inline v128_t vec_half_to_float(v128_t h16) {
   return wasm_v128_or(wasm_v128_bitselect(special, scaled, is_special), sign);
 }
 
-// Four floats to four halves in the low 16 bits of each lane: half_from_float().
+// Four floats to four halves in the low 16 bits of each lane: half_from_float(). The
+// float unit rounds: |f| is scaled by 2^2 through 2^112 (overflowing to infinity from
+// 65520 up), then added to a power of two chosen so that the sum's last kept bit is the
+// half's last mantissa bit (2^-24 for results below 2^-14): the addition rounds to nearest
+// even exactly where the half does, and the sum's bits hold the half's exponent and
+// mantissa. NaN (2|f| above 0xFF000000 as integers) gives 0x7E00. 17 operations instead of
+// the 24 of the integer form, which took about 2 ns per element in V8.
 __attribute__((always_inline)) inline v128_t vec_float_to_half(v128_t f) {
-  const v128_t sign = wasm_u32x4_shr(wasm_v128_and(f, wasm_i32x4_splat(int32_t(0x80000000u))), 16);
   const v128_t a = wasm_v128_and(f, wasm_i32x4_splat(0x7FFFFFFF));
-  // Normal results: drop 13 mantissa bits rounding half to even, rebias the exponent (a
-  // carry out of the mantissa moves into the exponent, as in the scalar form).
-  const v128_t h = wasm_i32x4_sub(wasm_u32x4_shr(a, 13), wasm_i32x4_splat(112 << 10));
-  const v128_t rest = wasm_v128_and(a, wasm_i32x4_splat(0x1FFF));
-  const v128_t odd = wasm_v128_and(h, wasm_i32x4_splat(1));
-  const v128_t up = wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(rest, wasm_i32x4_splat(0x0FFF)), odd), 13);
-  const v128_t normal = wasm_i32x4_add(h, up);
-  // Below 2^-14: the nearest multiple of 2^-24 (ties to even), as an integer: adding 0.5,
-  // whose unit in the last place is 2^-24, rounds the magnitude to that multiple, and the
-  // mantissa then holds it (0.5 itself adds 2^23 units, an even number).
-  const v128_t tiny = wasm_i32x4_sub(wasm_f32x4_add(a, wasm_f32x4_splat(0.5f)), wasm_i32x4_splat(0x3F000000));
-  // NaN (a > 0x7F800000 as integers), infinity or overflow (a >= 0x477FF000: 65520 and up).
-  const v128_t is_nan = wasm_i32x4_gt(a, wasm_i32x4_splat(0x7F800000));
-  const v128_t is_inf = wasm_i32x4_ge(a, wasm_i32x4_splat(0x477FF000));
-  const v128_t is_tiny = wasm_i32x4_lt(a, wasm_i32x4_splat(0x38800000));
-  v128_t r = wasm_v128_bitselect(tiny, normal, is_tiny);
-  r = wasm_v128_bitselect(wasm_i32x4_splat(0x7C00), r, is_inf);
-  r = wasm_v128_bitselect(wasm_i32x4_splat(0x7E00), r, is_nan);
-  return wasm_v128_or(r, sign);
+  const v128_t scaled = wasm_f32x4_mul(wasm_f32x4_mul(a, wasm_f32x4_splat(0x1p112f)), wasm_f32x4_splat(0x1p-110f));
+  const v128_t twice = wasm_i32x4_add(f, f);  // the exponent and mantissa, one bit up
+  const v128_t bias = wasm_u32x4_max(wasm_v128_and(twice, wasm_i32x4_splat(int32_t(0xFF000000u))),
+                                     wasm_i32x4_splat(0x71000000));
+  const v128_t sum = wasm_f32x4_add(wasm_i32x4_add(wasm_u32x4_shr(bias, 1), wasm_i32x4_splat(0x07800000)), scaled);
+  const v128_t bits = wasm_i32x4_add(wasm_v128_and(wasm_u32x4_shr(sum, 13), wasm_i32x4_splat(0x7C00)),
+                                     wasm_v128_and(sum, wasm_i32x4_splat(0x0FFF)));
+  const v128_t is_nan = wasm_u32x4_gt(twice, wasm_i32x4_splat(int32_t(0xFF000000u)));
+  const v128_t sign = wasm_u32x4_shr(wasm_v128_and(f, wasm_i32x4_splat(int32_t(0x80000000u))), 16);
+  return wasm_v128_or(wasm_v128_bitselect(wasm_i32x4_splat(0x7E00), bits, is_nan), sign);
 }
 
 // Four floats to four bfloat16 in the low 16 bits of each lane: bfloat16_from_float().
