@@ -137,8 +137,11 @@ struct Lanes<int16_t, float> {
 // output's C elements in the lanes of one vector; for C = 3, 3-element loads and stores (a
 // 64-bit and a 32-bit lane), so nothing past a row is touched. Per lane the scalar loop's
 // sum, in its order.
-template <int C>
-inline void resize_pass_channels(const float* x, float* y, int64_t outer, const AxisPlan& plan,
+// Tout uint8 (C = 3 only: RGB rows written by a float pass, as a streamed pair's second
+// pass writes them): rounded and saturated as Lanes<uint8_t, float>::store does, 3 bytes
+// stored.
+template <int C, typename Tout>
+inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const AxisPlan& plan,
                                  const float* weights, int64_t o_begin, int64_t o_end) {
   const int64_t in = plan.in, out = plan.out;
   const int K = plan.taps;
@@ -150,7 +153,7 @@ inline void resize_pass_channels(const float* x, float* y, int64_t outer, const 
   };
   for (int64_t p = 0; p < outer; ++p) {
     const float* xp = x + p * in * C;
-    float* yp = y + p * out * C;
+    Tout* yp = y + p * out * C;
     for (int64_t o = o_begin; o < o_end; ++o) {
       const int32_t* idx = index + o * K;
       const float* w = weights + o * K;
@@ -159,7 +162,13 @@ inline void resize_pass_channels(const float* x, float* y, int64_t outer, const 
       if (n > 0) acc = wasm_f32x4_mul(wasm_f32x4_splat(w[0]), load(xp + idx[0] * C));
       for (int k = 1; k < n; ++k)
         acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_splat(w[k]), load(xp + idx[k] * C)));
-      if constexpr (C == 4) {
+      if constexpr (std::is_same<Tout, uint8_t>::value) {
+        const v128_t i = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(acc));
+        const v128_t h = wasm_i16x8_narrow_i32x4(i, i);
+        const v128_t b = wasm_u8x16_narrow_i16x8(h, h);
+        wasm_v128_store16_lane(yp + o * 3, b, 0);
+        wasm_v128_store8_lane(yp + o * 3 + 2, b, 2);
+      } else if constexpr (C == 4) {
         wasm_v128_store(yp + o * 4, acc);
       } else {
         wasm_v128_store64_lane(yp + o * 3, acc, 0);
@@ -187,6 +196,13 @@ void resize_pass_simd(const Tin* x, Tout* y, int64_t outer, int64_t inner,
       const int64_t oe = o_end < 0 ? plan.out : o_end;
       if (inner == 3) resize_pass_channels<3>(x, y, outer, plan, weights, o_begin, oe);
       else resize_pass_channels<4>(x, y, outer, plan, weights, o_begin, oe);
+      return;
+    }
+  }
+  if constexpr (std::is_same<Tin, float>::value && std::is_same<Tout, uint8_t>::value &&
+                std::is_same<F, float>::value) {
+    if (inner == 3) {
+      resize_pass_channels<3>(x, y, outer, plan, weights, o_begin, o_end < 0 ? plan.out : o_end);
       return;
     }
   }

@@ -403,7 +403,7 @@ namespace {
 // `ranges`, each call computes one random range of outputs [o_begin, o_end) (as the streamed
 // passes call it), nearest taken as cubic, and the outputs outside the range must stay as
 // they were; without, all outputs, nearest taken as linear.
-template <typename F>
+template <typename F, typename Tout = F>
 void simd_matches_scalar(uint64_t seed, int64_t inner_lo = 1, int64_t inner_hi = 37, bool ranges = false) {
   Rng r(seed);
   for (int c = 0; c < (ranges ? 600 : 300); ++c) {
@@ -418,15 +418,17 @@ void simd_matches_scalar(uint64_t seed, int64_t inner_lo = 1, int64_t inner_hi =
     // Exactly the rows' elements: anything read past them would be outside the vector.
     std::vector<F> x(static_cast<size_t>(outer * g.in * inner));
     for (F& v : x) v = !ranges || r.coin() ? F(r.real(-100, 100)) : F(r.range(-3, 3));
-    std::vector<F> ys(static_cast<size_t>(outer * g.out * inner), F(7)), yv(ys.size(), F(7));
+    if constexpr (std::is_same<Tout, uint8_t>::value)  // saturation, rounding and its ties
+      for (F& v : x) v = r.coin() ? F(r.real(-20, 280)) : F(double(r.range(-2, 257)) + 0.5);
+    std::vector<Tout> ys(static_cast<size_t>(outer * g.out * inner), Tout(7)), yv(ys.size(), Tout(7));
     const F* w;
     if constexpr (std::is_same<F, float>::value) w = p.weight_f.data();
     else w = p.weight.data();
-    resize_pass_scalar<F, F, F>(x.data(), ys.data(), outer, inner, p, w, o_begin, o_end);
-    resize_pass_simd<F, F, F>(x.data(), yv.data(), outer, inner, p, w, o_begin, o_end);
+    resize_pass_scalar<F, Tout, F>(x.data(), ys.data(), outer, inner, p, w, o_begin, o_end);
+    resize_pass_simd<F, Tout, F>(x.data(), yv.data(), outer, inner, p, w, o_begin, o_end);
     for (size_t i = 0; i < ys.size(); ++i) {
       if (!ranges && p.outside[(i / size_t(inner)) % size_t(g.out)]) continue;  // filled later
-      REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(F)) == 0);
+      REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(Tout)) == 0);
     }
   }
 }
@@ -672,6 +674,11 @@ TEST_CASE("resize kernel: SIMD pass equals the scalar pass bit for bit") {
 
 TEST_CASE("resize kernel: channels-last rows of 3 and 4 floats equal the scalar pass, in output ranges") {
   simd_matches_scalar<float>(41, 3, 4, true);
+}
+
+TEST_CASE("resize kernel: float rows of 3 channels stored as uint8 equal the scalar pass, in output ranges") {
+  simd_matches_scalar<float, uint8_t>(43, 3, 3, true);
+  simd_matches_scalar<float, uint8_t>(44, 1, 9, true);
 }
 #endif
 
