@@ -66,6 +66,31 @@ TEST_CASE("convert: every half widens to half_to_float's bits", "[convert]") {
   }
 }
 
+// The vector loop takes another form for 8 halves with a subnormal among them: every half
+// again, each beside a subnormal one (so every vector holds one), and runs of normal halves
+// with one subnormal at each position.
+TEST_CASE("convert: every half widens the same beside a subnormal half", "[convert]") {
+  std::vector<uint16_t> h(2 * 65536);
+  for (uint32_t i = 0; i < 65536; ++i) {
+    h[2 * i] = uint16_t(i);
+    h[2 * i + 1] = uint16_t(1 + i % 1023) | uint16_t(i & 0x8000);
+  }
+  std::vector<float> out(h.size());
+  widen_to_float(reinterpret_cast<const Float16*>(h.data()), out.data(), int64_t(h.size()));
+  for (size_t i = 0; i < h.size(); ++i) {
+    INFO("half 0x" << std::hex << h[i]);
+    REQUIRE(bits_of(out[i]) == bits_of(half_to_float(h[i])));
+  }
+  for (int pos = 0; pos < 8; ++pos) {
+    const uint16_t row[8] = {0x3C00, 0x7C00, 0xFE01, 0x0000, 0x8000, 0x7BFF, 0x0400, 0xC123};
+    std::vector<uint16_t> v(row, row + 8);
+    v[size_t(pos)] = 0x8201;
+    std::vector<float> o(8);
+    widen_to_float(reinterpret_cast<const Float16*>(v.data()), o.data(), 8);
+    for (int i = 0; i < 8; ++i) REQUIRE(bits_of(o[size_t(i)]) == bits_of(half_to_float(v[size_t(i)])));
+  }
+}
+
 TEST_CASE("convert: every bfloat16 widens to bfloat16_to_float's bits", "[convert]") {
   std::vector<uint16_t> b(65536);
   for (uint32_t i = 0; i < 65536; ++i) b[i] = uint16_t(i);
