@@ -135,6 +135,21 @@ Status stream_last_two(const ResizePlan& plan, const ResizeStep& st, const Tin* 
   const F* wh = weights_of<F>(ph);
   const F* wv = weights_of<F>(pv);
   const F* rows[kMaxStreamTaps];
+#if OSW_HAVE_SIMD
+  if constexpr (std::is_same<F, float>::value && std::is_same<T, float>::value &&
+                std::is_same<Tin, float>::value) {
+    // Exact 2x downscaling of both axes before 4 channels (channels-last RGBA): one pass
+    // over each two rows, the same operations in the same order.
+    if (inner_h == 4 && outer_h == 1 && halves_2x(pv) && halves_2x(ph)) {
+      for (int64_t u = begin; u < end; ++u) {
+        const int64_t p = u / pv.out, o = u - p * pv.out;
+        const Tin* sp = src + (p * pv.in + 2 * o) * block_in;
+        down2x2_row_c4_inner_first(sp, sp + block_in, y + (p * pv.out + o) * block_mid, ph.out);
+      }
+      return Status::Ok();
+    }
+  }
+#endif
   for (int64_t u = begin; u < end;) {
     const int64_t p = u / pv.out, o_end = std::min(pv.out, end - p * pv.out);
     cached.reset();

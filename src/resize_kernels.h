@@ -394,7 +394,7 @@ inline v128_t dot_consecutive(const float* s, const float* w) {
 
 // Whether every output of the axis is the mean of two neighbours, 0.5 * x[2o] + 0.5 *
 // x[2o + 1]: linear (or any mode's) exact 2x downscaling with half_pixel coordinates.
-inline bool halves_2x(const AxisPlan& ap) {
+__attribute__((noinline)) inline bool halves_2x(const AxisPlan& ap) {
   if (ap.in != 2 * ap.out || ap.taps < 2 || ap.weight_f.size() < ap.out * ap.taps) return false;
   const int K = ap.taps;
   for (int64_t o = 0; o < ap.out; ++o) {
@@ -411,7 +411,7 @@ inline bool halves_2x(const AxisPlan& ap) {
 // t[2j + 1]; the same operations in the same order as blend_rows_into followed by the
 // inner pass, so the same bytes, in one pass over the two rows (the pair's general form
 // writes t into a row group first: 2x the time on 1024² -> 512² with X out of cache).
-inline void down2x2_row(const float* r0, const float* r1, float* y, int64_t out) {
+__attribute__((noinline)) inline void down2x2_row(const float* r0, const float* r1, float* y, int64_t out) {
   int64_t j = 0;
   const v128_t h = wasm_f32x4_splat(0.5f);
   for (; j + 4 <= out; j += 4) {
@@ -427,6 +427,20 @@ inline void down2x2_row(const float* r0, const float* r1, float* y, int64_t out)
     const float e = 0.5f * r0[2 * j] + 0.5f * r1[2 * j];
     const float o = 0.5f * r0[2 * j + 1] + 0.5f * r1[2 * j + 1];
     y[j] = 0.5f * e + 0.5f * o;
+  }
+}
+
+// Rows of 4 interleaved channels (channels-last RGBA, h's neighbours 4 elements apart),
+// inner axis first, as the streamed pair StreamLast computes them: each row's pixel pairs
+// blended (0.5 a + 0.5 b), then the two rows (0.5 t0 + 0.5 t1). One pixel per vector.
+__attribute__((noinline)) inline void down2x2_row_c4_inner_first(const float* r0, const float* r1, float* y, int64_t out) {
+  const v128_t h = wasm_f32x4_splat(0.5f);
+  for (int64_t j = 0; j < out; ++j) {
+    const v128_t t0 = wasm_f32x4_add(wasm_f32x4_mul(h, wasm_v128_load(r0 + 8 * j)),
+                                     wasm_f32x4_mul(h, wasm_v128_load(r0 + 8 * j + 4)));
+    const v128_t t1 = wasm_f32x4_add(wasm_f32x4_mul(h, wasm_v128_load(r1 + 8 * j)),
+                                     wasm_f32x4_mul(h, wasm_v128_load(r1 + 8 * j + 4)));
+    wasm_v128_store(y + 4 * j, wasm_f32x4_add(wasm_f32x4_mul(h, t0), wasm_f32x4_mul(h, t1)));
   }
 }
 

@@ -1003,21 +1003,26 @@ TEST_CASE("resize op: exact 2x float32 downscaling equals whole scalar passes, e
   const float specials[] = {3.0e38f, -3.0e38f, 3.4e38f, 1e-45f, 3e-45f, -1e-45f, 1.2e-38f, -0.0f,
                             0.0f, INFINITY, -INFINITY, NAN};
   int cases = 0;
-  for (int c = 0; c < 120; ++c) {
-    const int rank = 2 + c % 3;
+  for (int c = 0; c < 160; ++c) {
+    // The last two axes resized, or (c >= 120) the two before a last axis of 1, 3 or 4
+    // channels (channels-last images; 4 takes the RGBA form).
+    const bool nhwc = c >= 120;
+    const int rank = nhwc ? 4 : 2 + c % 3;
+    const int v = nhwc ? 1 : rank - 2, hh = v + 1;
     int64_t dims[kMaxRank];
-    for (int a = 0; a < rank - 2; ++a) dims[a] = 1 + r.range(0, 2);
+    for (int a = 0; a < rank; ++a) dims[a] = 1 + r.range(0, 2);
+    if (nhwc) dims[3] = r.pick<int64_t>({1, 3, 4, 4});
     const int64_t out_h = 1 + r.range(0, 8), out_w = r.pick<int64_t>({1, 2, 3, 4, 5, 7, 8, 9, 17, 33, 64});
-    dims[rank - 2] = 2 * out_h;
-    dims[rank - 1] = 2 * out_w;
+    dims[v] = 2 * out_h;
+    dims[hh] = 2 * out_w;
     ResizeAttrs at;
     at.mode = ResizeMode::Linear;
     at.coord = r.coin() ? CoordMode::HalfPixel : CoordMode::PytorchHalfPixel;
     ResizeInputs in;
     in.has_sizes = true;
     for (int a = 0; a < rank; ++a) in.sizes[a] = dims[a];
-    in.sizes[rank - 2] = out_h;
-    in.sizes[rank - 1] = out_w;
+    in.sizes[v] = out_h;
+    in.sizes[hh] = out_w;
     ResizePlan plan;
     REQUIRE(resize_plan(at, in, rank, dims, &plan).ok());
     int64_t n = 1;
@@ -1027,7 +1032,7 @@ TEST_CASE("resize op: exact 2x float32 downscaling equals whole scalar passes, e
     std::vector<float> y(static_cast<size_t>(plan.out_elems));
     REQUIRE(run_plan(plan, DType::Float32, x.data(), y.data()).ok());
     const std::vector<float> want = whole_scalar_passes<float>(plan, dims, x);
-    INFO("case " << c << " rank " << rank << " out " << out_h << " x " << out_w);
+    INFO("case " << c << " rank " << rank << " out " << out_h << " x " << out_w << " last " << dims[rank - 1]);
     REQUIRE(same_floats(want, y));
     // The same in parts: every step cut into three ranges.
     ResizeStepInfo info;
@@ -1046,5 +1051,5 @@ TEST_CASE("resize op: exact 2x float32 downscaling equals whole scalar passes, e
     REQUIRE(same_floats(want, yp));
     ++cases;
   }
-  REQUIRE(cases == 120);
+  REQUIRE(cases == 160);
 }
