@@ -205,4 +205,80 @@ void widen_to_double(const uint32_t* x, double* out, int64_t n) { widen_int(x, o
 void narrow_from_double(const double* in, int32_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
 void narrow_from_double(const double* in, uint32_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
 
+// 8- and 16-bit integers: widened exactly to float; stored rounded in float (half to even:
+// f32x4.nearest; truncation: the saturating conversion itself) and narrowed with
+// saturation, the int32 bounds first and then the type's, which is one clamp. Rounding half
+// up (mode 2) adds 0.5 in double (in float a sum such as 0.49999997 + 0.5 would round up to
+// 1): the scalar loop.
+namespace {
+template <typename I>
+void widen_small(const I* x, float* out, int64_t n) {
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  for (; i + 8 <= n; i += 8) {
+    v128_t v;
+    if constexpr (sizeof(I) == 1) v = wasm_i16x8_extend_low_i8x16(wasm_v128_load64_zero(x + i));
+    else v = wasm_v128_load(x + i);
+    v128_t lo, hi;
+    if constexpr (std::is_same<I, uint16_t>::value) {
+      lo = wasm_u32x4_extend_low_u16x8(v);
+      hi = wasm_u32x4_extend_high_u16x8(v);
+    } else {
+      lo = wasm_i32x4_extend_low_i16x8(v);
+      hi = wasm_i32x4_extend_high_i16x8(v);
+    }
+    wasm_v128_store(out + i, wasm_f32x4_convert_i32x4(lo));
+    wasm_v128_store(out + i + 4, wasm_f32x4_convert_i32x4(hi));
+  }
+#endif
+  for (; i < n; ++i) out[i] = static_cast<float>(x[i]);
+}
+
+template <typename I>
+void narrow_small(const float* in, I* y, int64_t n, int mode) {
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  if (mode != 2) {
+    for (; i + 8 <= n; i += 8) {
+      v128_t a = wasm_v128_load(in + i), b = wasm_v128_load(in + i + 4);
+      if (mode == 0) {
+        a = wasm_f32x4_nearest(a);
+        b = wasm_f32x4_nearest(b);
+      }
+      a = wasm_i32x4_trunc_sat_f32x4(a);
+      b = wasm_i32x4_trunc_sat_f32x4(b);
+      if constexpr (std::is_same<I, uint16_t>::value) {
+        wasm_v128_store(y + i, wasm_u16x8_narrow_i32x4(a, b));
+      } else {
+        const v128_t h = wasm_i16x8_narrow_i32x4(a, b);
+        if constexpr (sizeof(I) == 2) wasm_v128_store(y + i, h);
+        else wasm_v128_store64_lane(y + i, wasm_i8x16_narrow_i16x8(h, h), 0);
+      }
+    }
+  }
+#endif
+  for (; i < n; ++i) y[i] = round_integer_output<I>(mode, static_cast<double>(in[i]));
+}
+
+template <typename I>
+void widen_wide(const I* x, double* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<double>(x[i]);
+}
+template <typename I>
+void narrow_wide(const double* in, I* y, int64_t n, int mode) {
+  for (int64_t i = 0; i < n; ++i) y[i] = round_integer_output<I>(mode, in[i]);
+}
+}  // namespace
+
+void widen_to_float(const int8_t* x, float* out, int64_t n) { widen_small(x, out, n); }
+void widen_to_float(const int16_t* x, float* out, int64_t n) { widen_small(x, out, n); }
+void widen_to_float(const uint16_t* x, float* out, int64_t n) { widen_small(x, out, n); }
+void narrow_from_float(const float* in, int8_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
+void narrow_from_float(const float* in, int16_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
+void narrow_from_float(const float* in, uint16_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
+void widen_to_double(const int64_t* x, double* out, int64_t n) { widen_wide(x, out, n); }
+void widen_to_double(const uint64_t* x, double* out, int64_t n) { widen_wide(x, out, n); }
+void narrow_from_double(const double* in, int64_t* y, int64_t n, int mode) { narrow_wide(in, y, n, mode); }
+void narrow_from_double(const double* in, uint64_t* y, int64_t n, int mode) { narrow_wide(in, y, n, mode); }
+
 }  // namespace osw

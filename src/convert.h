@@ -1,10 +1,11 @@
-// convert.h: whole rows of float16 / bfloat16 / bool to float32, and of 32-bit integers to
-// float64, and back (internal to the library).
+// convert.h: whole rows of float16 / bfloat16 / bool / 8- and 16-bit integers to float32,
+// and of 32- and 64-bit integers to float64, and back (internal to the library).
 //
-// Resize runs float16, bfloat16 and bool through the float32 kernels (resize.cpp,
-// RunLayout::convert): X is widened to float32, the float32 steps run, Y is narrowed back.
-// That is the arithmetic their own instantiation of the kernels did (elem.h: they compute
-// in float and round once on store), so the bytes do not change; only the speed does.
+// Resize runs every type but float32, uint8 and float64 through the float32 or float64
+// kernels (resize.cpp, RunLayout::convert): X is widened to the compute type, its steps
+// run, Y is narrowed back. That is the arithmetic their own instantiation of the kernels
+// did (elem.h: they compute in float, or in double for 32- and 64-bit integers, and round
+// once on store), so the bytes do not change; only the speed and the download do.
 // Each conversion has a scalar form (elem.h's per-element functions) and, with SIMD, a
 // vector one of the same results for every input bit pattern (tests/cpp/test_convert.cpp
 // checks all 2^16 halves and bfloat16s, and floats across every exponent, rounding ties,
@@ -33,5 +34,17 @@ void widen_to_double(const int32_t* x, double* out, int64_t n);
 void widen_to_double(const uint32_t* x, double* out, int64_t n);
 void narrow_from_double(const double* in, int32_t* y, int64_t n, int mode);
 void narrow_from_double(const double* in, uint32_t* y, int64_t n, int mode);
+// 8- and 16-bit integers run the float32 steps (exact in float), 64-bit ones the float64
+// steps (their compute type, elem.h): the same stores as round_integer_output<T>(mode, v).
+void widen_to_float(const int8_t* x, float* out, int64_t n);
+void widen_to_float(const int16_t* x, float* out, int64_t n);
+void widen_to_float(const uint16_t* x, float* out, int64_t n);
+void narrow_from_float(const float* in, int8_t* y, int64_t n, int mode);
+void narrow_from_float(const float* in, int16_t* y, int64_t n, int mode);
+void narrow_from_float(const float* in, uint16_t* y, int64_t n, int mode);
+void widen_to_double(const int64_t* x, double* out, int64_t n);
+void widen_to_double(const uint64_t* x, double* out, int64_t n);
+void narrow_from_double(const double* in, int64_t* y, int64_t n, int mode);
+void narrow_from_double(const double* in, uint64_t* y, int64_t n, int mode);
 
 }  // namespace osw

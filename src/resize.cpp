@@ -290,10 +290,9 @@ static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
     return Status::Ok();
   }
   lay->kind = RunLayout::Interp;
-  if (type == DType::Float16 || type == DType::BFloat16 || type == DType::Bool ||
-      type == DType::Int32 || type == DType::UInt32) {
-    // Computed in float (in double for 32-bit integers) and stored once (elem.h): the
-    // float32 (float64) run between two conversions.
+  if (!is_hot(type) && type != DType::Float64) {
+    // Computed in float (in double for 32- and 64-bit integers) and stored once (elem.h):
+    // the float32 (float64) run between two conversions.
     lay->convert = true;
     lay->convert_to = compute_size(type) == 8 ? DType::Float64 : DType::Float32;
     lay->sched = &plan.schedule[lay->convert_to == DType::Float32 ? 1 : 0];

@@ -32,8 +32,8 @@ struct RunLayout {
   const NearestTables* nearest = nullptr;  // Gather
   const ResizeSchedule* sched = nullptr;   // Interp
   bool round = false;  // Interp into the workspace's `wide` buffer, then a step rounding it into Y
-  // Interp for float16, bfloat16 and bool (to float32, convert.h) and int32 and uint32 (to
-  // float64, where every value is exact): step 0 widens X into the shared workspace's xf,
+  // Interp for every type but float32, uint8 and float64 (to float32, convert.h, or to
+  // float64 for 32- and 64-bit integers: their compute types): step 0 widens X into the shared workspace's xf,
   // steps 1..n are the float32 or float64 schedule's from xf, the last of them narrowing its
   // output into Y part by part (with the compat rounding of integers; resize.cpp).
   bool convert = false;

@@ -222,3 +222,93 @@ TEST_CASE("convert: int32 and uint32 rows widen exactly and store as round_integ
   check_int_rows<int32_t>();
   check_int_rows<uint32_t>();
 }
+
+namespace {
+
+// Floats for the 8- and 16-bit stores: every half-integer tie and its float neighbours
+// around the bounds of each type, 0.49999997 (whose sum with 0.5 rounds up in float),
+// -0.0, infinities, NaN, values far beyond int32, and random ones.
+std::vector<float> small_int_inputs() {
+  std::vector<float> v;
+  for (double c : {0.0, 1.0, 2.0, 126.0, 127.0, 128.0, 254.0, 255.0, 256.0, 32766.0, 32767.0,
+                   32768.0, 65534.0, 65535.0, 65536.0, 1000.0})
+    for (double d : {-0.5, 0.0, 0.5, 1.5})
+      for (double s : {1.0, -1.0}) {
+        const float x = float(s * (c + d));
+        v.push_back(x);
+        v.push_back(std::nextafter(x, INFINITY));
+        v.push_back(std::nextafter(x, -INFINITY));
+      }
+  for (float x : {0.49999997f, -0.49999997f, -0.0f, 1e10f, -1e10f, 3e38f, float(INFINITY),
+                  -float(INFINITY), float(NAN), 2147483648.0f, -2147483904.0f})
+    v.push_back(x);
+  Rng rng(19);
+  for (int i = 0; i < 3000; ++i) v.push_back(float(rng.real(-70000, 70000)));
+  return v;
+}
+
+template <typename I>
+void check_small_int_rows() {
+  const std::vector<float> in = small_int_inputs();
+  for (int mode = 0; mode < 3; ++mode) {
+    for (int off = 0; off < 4; ++off)
+      for (int n = 0; n <= 19; ++n) {
+        std::vector<I> y(24, I(0x5A));
+        narrow_from_float(in.data() + 30 + off, y.data() + off, n, mode);
+        for (int i = 0; i < 24; ++i) {
+          const bool inside = i >= off && i < off + n;
+          REQUIRE(y[i] == (inside ? round_integer_output<I>(mode, double(in[30 + i])) : I(0x5A)));
+        }
+      }
+    std::vector<I> y(in.size());
+    narrow_from_float(in.data(), y.data(), int64_t(in.size()), mode);
+    for (size_t i = 0; i < in.size(); ++i) {
+      INFO("mode " << mode << " value " << in[i]);
+      REQUIRE(y[i] == round_integer_output<I>(mode, double(in[i])));
+    }
+  }
+  // Widening: every value of the type, at two offsets.
+  const int64_t count = int64_t(std::numeric_limits<I>::max()) - std::numeric_limits<I>::min() + 1;
+  std::vector<I> x(size_t(count) + 3);
+  for (int64_t i = 0; i < count; ++i) x[size_t(i)] = I(std::numeric_limits<I>::min() + i);
+  for (int off : {0, 3}) {
+    std::vector<float> out(x.size(), -7.0f);
+    widen_to_float(x.data() + off, out.data(), count - off);
+    for (int64_t i = 0; i + off < count; ++i) REQUIRE(out[size_t(i)] == float(x[size_t(i + off)]));
+  }
+}
+
+template <typename I>
+void check_wide_int_rows() {
+  std::vector<double> in = int_narrowing_inputs();
+  for (double x : {9223372036854775807.0, 9223372036854775808.0, -9223372036854775808.0,
+                   -9223372036854777856.0, 18446744073709551615.0, 18446744073709549568.0,
+                   9007199254740993.0, -9007199254740993.5})
+    in.push_back(x);
+  for (int mode = 0; mode < 3; ++mode) {
+    std::vector<I> y(in.size());
+    narrow_from_double(in.data(), y.data(), int64_t(in.size()), mode);
+    for (size_t i = 0; i < in.size(); ++i) {
+      INFO("mode " << mode << " value " << in[i]);
+      REQUIRE(y[i] == round_integer_output<I>(mode, in[i]));
+    }
+  }
+  const std::vector<I> x = {std::numeric_limits<I>::min(), std::numeric_limits<I>::max(), I(0), I(1),
+                            I(-1), I((int64_t(1) << 53) + 1), I(-(int64_t(1) << 53) - 1)};
+  std::vector<double> out(x.size());
+  widen_to_double(x.data(), out.data(), int64_t(x.size()));
+  for (size_t i = 0; i < x.size(); ++i) REQUIRE(out[i] == double(x[i]));
+}
+
+}  // namespace
+
+TEST_CASE("convert: 8- and 16-bit rows widen exactly and store as round_integer_output", "[convert]") {
+  check_small_int_rows<int8_t>();
+  check_small_int_rows<int16_t>();
+  check_small_int_rows<uint16_t>();
+}
+
+TEST_CASE("convert: 64-bit rows widen as static_cast and store as round_integer_output", "[convert]") {
+  check_wide_int_rows<int64_t>();
+  check_wide_int_rows<uint64_t>();
+}
