@@ -10,6 +10,14 @@ namespace osw {
 namespace {
 
 #if OSW_HAVE_SIMD
+// f of v's low 64 bits, then of its high 64 bits, stored one after the other: the widening
+// loops' two results per input vector.
+template <typename T, typename Fn>
+__attribute__((always_inline)) inline void store_halves(T* out, v128_t v, Fn f) {
+  wasm_v128_store(out, f(v));
+  wasm_v128_store(out + 16 / sizeof(T), f(wasm_i64x2_shuffle(v, v, 1, 0)));
+}
+
 // Four halves (the low 64 bits of h16, as uint16 lanes) to four floats: half_to_float().
 // The exponent and mantissa moved up by 13 bits read as a float 2^-112 times the half's
 // magnitude, subnormal halves included; one exact multiply rescales it. Infinities and
@@ -89,13 +97,10 @@ void widen_to_float(const Float16* x, float* out, int64_t n) {
     const v128_t subnormal = wasm_v128_and(
         wasm_i16x8_eq(wasm_v128_and(v, wasm_i16x8_splat(0x7C00)), wasm_i16x8_splat(0)),
         wasm_i16x8_ne(wasm_v128_and(v, wasm_i16x8_splat(0x03FF)), wasm_i16x8_splat(0)));
-    if (!wasm_v128_any_true(subnormal)) {
-      wasm_v128_store(out + i, vec_half_to_float(v));
-      wasm_v128_store(out + i + 4, vec_half_to_float(wasm_i64x2_shuffle(v, v, 1, 0)));
-    } else {
-      wasm_v128_store(out + i, vec_subnormal_half_to_float(v));
-      wasm_v128_store(out + i + 4, vec_subnormal_half_to_float(wasm_i64x2_shuffle(v, v, 1, 0)));
-    }
+    if (!wasm_v128_any_true(subnormal))
+      store_halves(out + i, v, [](v128_t a) __attribute__((always_inline)) { return vec_half_to_float(a); });
+    else
+      store_halves(out + i, v, [](v128_t a) __attribute__((always_inline)) { return vec_subnormal_half_to_float(a); });
   }
 #endif
   for (; i < n; ++i) out[i] = half_to_float(h[i]);
@@ -162,14 +167,10 @@ void widen_int(const I* x, double* out, int64_t n) {
   int64_t i = 0;
 #if OSW_HAVE_SIMD
   for (; i + 4 <= n; i += 4) {
-    const v128_t v = wasm_v128_load(x + i);
-    if constexpr (std::is_signed<I>::value) {
-      wasm_v128_store(out + i, wasm_f64x2_convert_low_i32x4(v));
-      wasm_v128_store(out + i + 2, wasm_f64x2_convert_low_i32x4(wasm_i64x2_shuffle(v, v, 1, 0)));
-    } else {
-      wasm_v128_store(out + i, wasm_f64x2_convert_low_u32x4(v));
-      wasm_v128_store(out + i + 2, wasm_f64x2_convert_low_u32x4(wasm_i64x2_shuffle(v, v, 1, 0)));
-    }
+    store_halves(out + i, wasm_v128_load(x + i), [](v128_t v) __attribute__((always_inline)) {
+      if constexpr (std::is_signed<I>::value) return wasm_f64x2_convert_low_i32x4(v);
+      else return wasm_f64x2_convert_low_u32x4(v);
+    });
   }
 #endif
   for (; i < n; ++i) out[i] = static_cast<double>(x[i]);
