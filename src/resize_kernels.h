@@ -66,7 +66,9 @@ inline bool mostly_dense(const AxisPlan& plan) {
 
 #if OSW_HAVE_SIMD
 // Vector loads and stores of kLanes elements of a storage type T, converted to and from the
-// compute type F. Defined for the pairs the SIMD pass supports (kOk); the conversions equal
+// compute type F. Defined for the pairs the SIMD pass supports (kOk: float and double
+// themselves, and uint8 in float; the other integer types reach the kernels converted to
+// float or double, resize.cpp's RunLayout::convert); the conversions equal
 // ElemTraits' scalar ones: integers widen exactly, and narrow by rounding half to even
 // (f32x4.nearest), converting with saturation (NaN -> 0) and narrowing with saturation.
 template <typename T, typename F>
@@ -91,44 +93,6 @@ struct Lanes<uint8_t, float> {
     const v128_t i = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(v));
     const v128_t h = wasm_i16x8_narrow_i32x4(i, i);
     wasm_v128_store32_lane(p, wasm_u8x16_narrow_i16x8(h, h), 0);
-  }
-};
-
-template <>
-struct Lanes<int8_t, float> {
-  static constexpr bool kOk = true;
-  static inline v128_t load(const int8_t* p) {
-    const v128_t b = wasm_v128_load32_zero(p);
-    return wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(wasm_i16x8_extend_low_i8x16(b)));
-  }
-  static inline void store(int8_t* p, v128_t v) {
-    const v128_t i = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(v));
-    const v128_t h = wasm_i16x8_narrow_i32x4(i, i);
-    wasm_v128_store32_lane(p, wasm_i8x16_narrow_i16x8(h, h), 0);
-  }
-};
-
-template <>
-struct Lanes<uint16_t, float> {
-  static constexpr bool kOk = true;
-  static inline v128_t load(const uint16_t* p) {
-    return wasm_f32x4_convert_u32x4(wasm_u32x4_extend_low_u16x8(wasm_v128_load64_zero(p)));
-  }
-  static inline void store(uint16_t* p, v128_t v) {
-    const v128_t i = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(v));
-    wasm_v128_store64_lane(p, wasm_u16x8_narrow_i32x4(i, i), 0);
-  }
-};
-
-template <>
-struct Lanes<int16_t, float> {
-  static constexpr bool kOk = true;
-  static inline v128_t load(const int16_t* p) {
-    return wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(wasm_v128_load64_zero(p)));
-  }
-  static inline void store(int16_t* p, v128_t v) {
-    const v128_t i = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(v));
-    wasm_v128_store64_lane(p, wasm_i16x8_narrow_i32x4(i, i), 0);
   }
 };
 

@@ -653,8 +653,6 @@ TEST_CASE("resize kernel: uint8 rows blended into float or uint8 equal the scala
 
 TEST_CASE("resize kernel: row blending (16-lane uint8 stores included) equals the scalar loop") {
   blend_matches_scalar<uint8_t>(71);
-  blend_matches_scalar<int8_t>(72);
-  blend_matches_scalar<uint16_t>(73);
   blend_matches_scalar<float>(74);
   Rng r(75);
   for (int c = 0; c < 50; ++c) {
