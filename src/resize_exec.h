@@ -126,6 +126,15 @@ Status stream_last_two(const ResizePlan& plan, const ResizeStep& st, const Tin* 
   constexpr bool kNarrow = !std::is_same<Tin, F>::value;
   const bool widen_first = kNarrow && ph.out * int64_t(ph.taps) > ph.in;
   if (K > kMaxStreamTaps) return Status::Range("resize: filter too wide to stream");
+#if OSW_HAVE_SIMD
+  // Exact 2x downscaling of both axes before 4 channels (channels-last RGBA): one pass over
+  // each two rows, the same operations in the same order, and no row cache.
+  if constexpr (std::is_same<F, float>::value && std::is_same<T, float>::value &&
+                std::is_same<Tin, float>::value) {
+    if (down2x2_rows(pv, ph, true, inner_h, outer_h, src, y, begin, end, block_in, block_mid))
+      return Status::Ok();
+  }
+#endif
   const int64_t bytes = (K * block_mid + (widen_first ? block_in : 0)) * int64_t(sizeof(F));
   if (ws->rows.size() < bytes && !ws->rows.allocate(bytes, plan.opts.max_bytes))
     return out_of_memory("resize row cache", bytes, plan.opts.max_bytes);
@@ -135,21 +144,6 @@ Status stream_last_two(const ResizePlan& plan, const ResizeStep& st, const Tin* 
   const F* wh = weights_of<F>(ph);
   const F* wv = weights_of<F>(pv);
   const F* rows[kMaxStreamTaps];
-#if OSW_HAVE_SIMD
-  if constexpr (std::is_same<F, float>::value && std::is_same<T, float>::value &&
-                std::is_same<Tin, float>::value) {
-    // Exact 2x downscaling of both axes before 4 channels (channels-last RGBA): one pass
-    // over each two rows, the same operations in the same order.
-    if (inner_h == 4 && outer_h == 1 && halves_2x(pv) && halves_2x(ph)) {
-      for (int64_t u = begin; u < end; ++u) {
-        const int64_t p = u / pv.out, o = u - p * pv.out;
-        const Tin* sp = src + (p * pv.in + 2 * o) * block_in;
-        down2x2_row_c4_inner_first(sp, sp + block_in, y + (p * pv.out + o) * block_mid, ph.out);
-      }
-      return Status::Ok();
-    }
-  }
-#endif
   for (int64_t u = begin; u < end;) {
     const int64_t p = u / pv.out, o_end = std::min(pv.out, end - p * pv.out);
     cached.reset();
@@ -200,14 +194,8 @@ Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, con
   if constexpr (std::is_same<F, float>::value && std::is_same<T, float>::value &&
                   std::is_same<Tin, float>::value) {
     // Exact 2x downscaling on both axes: one pass, no row group (down2x2_row).
-    if (inner_h == 1 && outer_h == 1 && halves_2x(pv) && halves_2x(ph)) {
-      for (int64_t u = begin; u < end; ++u) {
-        const int64_t p = u / pv.out, o = u - p * pv.out;
-        const Tin* sp = src + (p * pv.in + 2 * o) * block_in;
-        down2x2_row(sp, sp + block_in, y + (p * pv.out + o) * block_out, ph.out);
-      }
+    if (down2x2_rows(pv, ph, false, inner_h, outer_h, src, y, begin, end, block_in, block_out))
       return Status::Ok();
-    }
     overlap = inner_h == 1 && outer_h == 1 && !mostly_dense(ph) && pv.out >= 2 * kGroup &&
               (strip = rows4_strip(ph, &ws->strip, plan.opts.max_bytes)) != nullptr;
   }

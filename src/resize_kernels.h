@@ -408,6 +408,26 @@ __attribute__((noinline)) inline void down2x2_row_c4_inner_first(const float* r0
   }
 }
 
+// The streamed pair's units [begin, end) (output rows of v) of an exact 2x downscale of both
+// axes, when the pair has the shape of one of the kernels above: h innermost with v first
+// (down2x2_row), or h before 4 channels with h first (down2x2_row_c4_inner_first), outer_h
+// 1 and block_in = 2 * block_out elements per row. Returns false, having done nothing,
+// otherwise.
+inline bool down2x2_rows(const AxisPlan& pv, const AxisPlan& ph, bool inner_first,
+                         int64_t inner_h, int64_t outer_h, const float* src, float* y,
+                         int64_t begin, int64_t end, int64_t block_in, int64_t block_out) {
+  if (inner_h != (inner_first ? 4 : 1) || outer_h != 1 || !halves_2x(pv) || !halves_2x(ph))
+    return false;
+  for (int64_t u = begin; u < end; ++u) {
+    const int64_t p = u / pv.out, o = u - p * pv.out;
+    const float* sp = src + (p * pv.in + 2 * o) * block_in;
+    float* yo = y + (p * pv.out + o) * block_out;
+    if (inner_first) down2x2_row_c4_inner_first(sp, sp + block_in, yo, ph.out);
+    else down2x2_row(sp, sp + block_in, yo, ph.out);
+  }
+  return true;
+}
+
 // Outputs [o_begin, o_end) of 4 rows from their transposed strip t, into rows y0,
 // y0 + out, ... (o_begin a multiple of 4). R > 0: every 4 outputs whose plan.consecutive
 // flags are all set take dot_consecutive<R> (R == K, no index loads, unrolled); the
