@@ -157,8 +157,9 @@ void narrow_from_float(const float* in, Bool8* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) b[i] = in[i] > 0.5f ? 1 : 0;
 }
 
-// 32-bit integers. The vector forms take the same steps as round_integer_output: round
-// in double (f64x2.nearest is half to even, as nearbyint in the default rounding mode),
+// 32- and 64-bit integers (computed in double). The vector forms, for 32-bit ones, take the
+// same steps as round_integer_output: round in double (f64x2.nearest is half to even, as
+// nearbyint in the default rounding mode),
 // then a saturating truncation, which leaves an integral value in range as it is, takes
 // the bounds beyond it and gives 0 for NaN: saturate_round's cases.
 namespace {
@@ -166,11 +167,13 @@ template <typename I>
 void widen_int(const I* x, double* out, int64_t n) {
   int64_t i = 0;
 #if OSW_HAVE_SIMD
-  for (; i + 4 <= n; i += 4) {
-    store_halves(out + i, wasm_v128_load(x + i), [](v128_t v) __attribute__((always_inline)) {
-      if constexpr (std::is_signed<I>::value) return wasm_f64x2_convert_low_i32x4(v);
-      else return wasm_f64x2_convert_low_u32x4(v);
-    });
+  if constexpr (sizeof(I) == 4) {
+    for (; i + 4 <= n; i += 4) {
+      store_halves(out + i, wasm_v128_load(x + i), [](v128_t v) __attribute__((always_inline)) {
+        if constexpr (std::is_signed<I>::value) return wasm_f64x2_convert_low_i32x4(v);
+        else return wasm_f64x2_convert_low_u32x4(v);
+      });
+    }
   }
 #endif
   for (; i < n; ++i) out[i] = static_cast<double>(x[i]);
@@ -191,10 +194,12 @@ template <typename I>
 void narrow_int(const double* in, I* y, int64_t n, int mode) {
   int64_t i = 0;
 #if OSW_HAVE_SIMD
-  for (; i + 4 <= n; i += 4) {
-    const v128_t lo = vec_round_int<I>(wasm_v128_load(in + i), mode);
-    const v128_t hi = vec_round_int<I>(wasm_v128_load(in + i + 2), mode);
-    wasm_v128_store(y + i, wasm_i64x2_shuffle(lo, hi, 0, 2));
+  if constexpr (sizeof(I) == 4) {
+    for (; i + 4 <= n; i += 4) {
+      const v128_t lo = vec_round_int<I>(wasm_v128_load(in + i), mode);
+      const v128_t hi = vec_round_int<I>(wasm_v128_load(in + i + 2), mode);
+      wasm_v128_store(y + i, wasm_i64x2_shuffle(lo, hi, 0, 2));
+    }
   }
 #endif
   for (; i < n; ++i) y[i] = round_integer_output<I>(mode, in[i]);
@@ -205,6 +210,10 @@ void widen_to_double(const int32_t* x, double* out, int64_t n) { widen_int(x, ou
 void widen_to_double(const uint32_t* x, double* out, int64_t n) { widen_int(x, out, n); }
 void narrow_from_double(const double* in, int32_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
 void narrow_from_double(const double* in, uint32_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
+void widen_to_double(const int64_t* x, double* out, int64_t n) { widen_int(x, out, n); }
+void widen_to_double(const uint64_t* x, double* out, int64_t n) { widen_int(x, out, n); }
+void narrow_from_double(const double* in, int64_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
+void narrow_from_double(const double* in, uint64_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
 
 // 8- and 16-bit integers: widened exactly to float; stored rounded in float (half to even:
 // f32x4.nearest; truncation: the saturating conversion itself) and narrowed with
@@ -261,14 +270,6 @@ void narrow_small(const float* in, I* y, int64_t n, int mode) {
   for (; i < n; ++i) y[i] = round_integer_output<I>(mode, static_cast<double>(in[i]));
 }
 
-template <typename I>
-void widen_wide(const I* x, double* out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<double>(x[i]);
-}
-template <typename I>
-void narrow_wide(const double* in, I* y, int64_t n, int mode) {
-  for (int64_t i = 0; i < n; ++i) y[i] = round_integer_output<I>(mode, in[i]);
-}
 }  // namespace
 
 void widen_to_float(const int8_t* x, float* out, int64_t n) { widen_small(x, out, n); }
@@ -277,9 +278,5 @@ void widen_to_float(const uint16_t* x, float* out, int64_t n) { widen_small(x, o
 void narrow_from_float(const float* in, int8_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
 void narrow_from_float(const float* in, int16_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
 void narrow_from_float(const float* in, uint16_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
-void widen_to_double(const int64_t* x, double* out, int64_t n) { widen_wide(x, out, n); }
-void widen_to_double(const uint64_t* x, double* out, int64_t n) { widen_wide(x, out, n); }
-void narrow_from_double(const double* in, int64_t* y, int64_t n, int mode) { narrow_wide(in, y, n, mode); }
-void narrow_from_double(const double* in, uint64_t* y, int64_t n, int mode) { narrow_wide(in, y, n, mode); }
 
 }  // namespace osw
