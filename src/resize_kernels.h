@@ -89,11 +89,13 @@ struct Lanes<uint8_t, float> {
     const v128_t b = wasm_v128_load32_zero(p);
     return wasm_f32x4_convert_u32x4(wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(b)));
   }
-  static inline void store(uint8_t* p, v128_t v) {
+  // The 4 lanes rounded half to even and saturated, in the first 4 bytes of the result.
+  static inline v128_t bytes(v128_t v) {
     const v128_t i = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(v));
     const v128_t h = wasm_i16x8_narrow_i32x4(i, i);
-    wasm_v128_store32_lane(p, wasm_u8x16_narrow_i16x8(h, h), 0);
+    return wasm_u8x16_narrow_i16x8(h, h);
   }
+  static inline void store(uint8_t* p, v128_t v) { wasm_v128_store32_lane(p, bytes(v), 0); }
 };
 
 #if OSW_HAVE_SIMD
@@ -102,7 +104,7 @@ struct Lanes<uint8_t, float> {
 // 64-bit and a 32-bit lane), so nothing past a row is touched. Per lane the scalar loop's
 // sum, in its order.
 // Tout uint8 (C = 3 only: RGB rows written by a float pass, as a streamed pair's second
-// pass writes them): rounded and saturated as Lanes<uint8_t, float>::store does, 3 bytes
+// pass writes them): rounded and saturated by Lanes<uint8_t, float>::bytes, 3 bytes
 // stored.
 template <int C, typename Tout>
 inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const AxisPlan& plan,
@@ -127,9 +129,7 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
       for (int k = 1; k < n; ++k)
         acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_splat(w[k]), load(xp + idx[k] * C)));
       if constexpr (std::is_same<Tout, uint8_t>::value) {
-        const v128_t i = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(acc));
-        const v128_t h = wasm_i16x8_narrow_i32x4(i, i);
-        const v128_t b = wasm_u8x16_narrow_i16x8(h, h);
+        const v128_t b = Lanes<uint8_t, float>::bytes(acc);
         wasm_v128_store16_lane(yp + o * 3, b, 0);
         wasm_v128_store8_lane(yp + o * 3 + 2, b, 2);
       } else if constexpr (C == 4) {
