@@ -1,0 +1,500 @@
+// opencv.cpp: cv2.resize of OpenCV 4.6 (Debian's python3-opencv, x86-64), reproduced bit for
+// bit on uint8 and float32 images (see compat.h for the interface).
+//
+// The rules below were read from OpenCV's modules/imgproc/src/resize.cpp and checked against
+// cv2.resize case by case (tests/compat/oracle_opencv.py + tests/compat/check_opencv.cpp); this
+// file is written from those facts, not from OpenCV's code. Notation: scale = 1 / inv_scale
+// (double), W = out_w * channels (a row in elements), cvRound = round half to even.
+//
+//  * Same size in and out: a copy, whatever the interpolation.
+//  * NEAREST: sx = min(floor(dx * scale_x), in_w - 1), all in double; same for y.
+//  * NEAREST_EXACT: 16.16 fixed point: step = ((in << 16) + out / 2) / out,
+//    s = (step * d + step / 2 - 1) >> 16, clamped to in - 1 (4.6; later OpenCV subtracts
+//    in % 2 instead of 1).
+//  * LINEAR with scale exactly 2 on both axes (|scale - cvRound(scale)| < DBL_EPSILON) is AREA.
+//  * AREA with scale >= 1 on both axes:
+//    - both scales integers ("fast"): each output averages a scale_x x scale_y cell. uint8 2x2
+//      with 1, 3 or 4 channels: (sum + 2) >> 2. Other full cells: sum * (1.f / area), cvRound.
+//      float32 2x2 with 1 or 4 channels: ((a + b) + (c + d)) * 0.25f where OpenCV's 4-lane loop
+//      runs (elements [0, full & ~3)), else sum grouped by four (s += ((t0 + t1) + t2) + t3)
+//      times 1.f / area. Cells cut by the right or bottom border: (float)sum / count.
+//    - otherwise: per axis a table of (source, destination, float weight) from the cell
+//      [d * scale, (d + 1) * scale) (weights of partial source pixels over 1e-3 only); rows are
+//      accumulated in float in table order, buf += S * wx, sum += wy * buf, then cvRound.
+//  * LINEAR, CUBIC, and AREA when a scale is < 1 (a bilinear variant), separable:
+//    - coordinates per axis in float: f = (float)((d + 0.5) * scale - 0.5), s = floor(f),
+//      f -= s; AREA: s = floor(d * scale), f = (float)((d + 1) - (s + 1) * inv_scale),
+//      f = f <= 0 ? 0 : f - floor(f). Linear x: s < 0 gives s = 0, f = 0; s >= in - 1 gives
+//      s = in - 1, f = 0 (y keeps f and clamps the rows only). Taps are clamped to the image.
+//    - weights (1 - f, f); cubic A = -0.75: w0 = ((A(f+1) - 5A)(f+1) + 8A)(f+1) - 4A,
+//      w1 = ((A+2)f - (A+3))f^2 + 1, w2 = same at 1 - f, w3 = 1 - w0 - w1 - w2 (float).
+//      uint8: each weight saturate_cast<short>(w * 2048) on its own (no adjustment of the sum).
+//    - horizontal pass into rows of int (uint8) or float, summing taps left to right; then
+//      vertical over rows clamped to the image (y weights are not clamped):
+//        uint8 linear, at every x (OpenCV 4.6's vector loop and scalar tail agree):
+//                (((S0 >> 4) * b0 >> 16) + ((S1 >> 4) * b1 >> 16) + 2) >> 2;
+//        uint8 cubic depends on x (OpenCV's 8-lane SSE2 loop vs its scalar tail): below
+//                W & ~7 in float, cvRound(S0 B0 + (S1 B1 + (S2 B2 + S3 B3))), B = b / 2^22;
+//                from there (sum S b + 2^21) >> 22; both saturated to [0, 255];
+//        float32 linear S0 b0 + S1 b1; float32 cubic S0 b0 + (S1 b1 + (S2 b2 + S3 b3)) below
+//                W & ~3 (OpenCV's 4-lane loop), ((S0 b0 + S1 b1) + S2 b2) + S3 b3 after.
+//
+// Results do not depend on OpenCV's run-time dispatch (SSE4.1/AVX2/AVX-512 off or on give the
+// same bytes): these loops are in OpenCV's SSE2 baseline code. Reproducing OpenCV's vector/tail
+// split is about which formula applies at each x; the SIMD code below and its scalar twin
+// compute the same formulas and give the same bytes.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+#include "compat/compat.h"
+#include "compat/opencv_rules.h"
+#include "simd.h"
+
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+
+namespace osw {
+namespace compat {
+
+namespace {
+
+using cvrules::Axis;
+
+inline int round_even(float v) { return static_cast<int>(std::nearbyint(v)); }
+
+// saturate_cast<uchar>(float): cvRound, then clamp (values outside int give 0, as cvRound's
+// INT_MIN does).
+inline uint8_t sat_u8(float v) {
+  if (!(v > -2147483648.f && v < 2147483648.f)) return 0;
+  const int r = round_even(v);
+  return static_cast<uint8_t>(r < 0 ? 0 : r > 255 ? 255 : r);
+}
+inline uint8_t sat_u8(int v) { return static_cast<uint8_t>(v < 0 ? 0 : v > 255 ? 255 : v); }
+inline uint8_t to_out(float v, uint8_t*) { return sat_u8(v); }
+inline float to_out(float v, float*) { return v; }
+
+// ---------------------------------------------------------------------------------------
+// Nearest: per axis a table of source indices, then a gather of whole pixels.
+template <typename T>
+void gather(const T* x, T* y, int in_w, int cn, int out_h, int out_w, const int* xs,
+            const int* ys) {
+  for (int oy = 0; oy < out_h; ++oy) {
+    const T* s = x + static_cast<int64_t>(ys[oy]) * in_w * cn;
+    T* d = y + static_cast<int64_t>(oy) * out_w * cn;
+    switch (cn) {
+      case 1:
+        for (int ox = 0; ox < out_w; ++ox) d[ox] = s[xs[ox]];
+        break;
+      case 3:
+        for (int ox = 0; ox < out_w; ++ox, d += 3) {
+          const T* p = s + xs[ox] * 3;
+          d[0] = p[0], d[1] = p[1], d[2] = p[2];
+        }
+        break;
+      default:
+        for (int ox = 0; ox < out_w; ++ox, d += cn) std::memcpy(d, s + xs[ox] * cn, sizeof(T) * cn);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Separable (linear, cubic, area upscaling): horizontal rows, then vertical.
+
+// One horizontal row: out[dx * cn + c] = sum_k S[(tap_k) * cn + c] * w_k, left to right.
+template <typename T, typename Acc, typename Wt>
+void hrow(const T* s, Acc* out, int out_w, int cn, int ks, const int* taps, const Wt* w) {
+  if (ks == 2) {
+    for (int dx = 0; dx < out_w; ++dx, taps += 2, w += 2) {
+      const T* p0 = s + taps[0] * cn;
+      const T* p1 = s + taps[1] * cn;
+      const Acc w0 = w[0], w1 = w[1];
+      for (int c = 0; c < cn; ++c) *out++ = Acc(p0[c]) * w0 + Acc(p1[c]) * w1;
+    }
+  } else {
+    for (int dx = 0; dx < out_w; ++dx, taps += 4, w += 4) {
+      const T* p0 = s + taps[0] * cn;
+      const T* p1 = s + taps[1] * cn;
+      const T* p2 = s + taps[2] * cn;
+      const T* p3 = s + taps[3] * cn;
+      const Acc w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+      for (int c = 0; c < cn; ++c)
+        *out++ = Acc(p0[c]) * w0 + Acc(p1[c]) * w1 + Acc(p2[c]) * w2 + Acc(p3[c]) * w3;
+    }
+  }
+}
+
+// uint8 linear vertical: OpenCV's formula (the same in its vector loop and its scalar tail).
+void vlin_u8(const int* r0, const int* r1, uint8_t* d, int w, int b0, int b1) {
+  int x = 0;
+#if OSW_HAVE_SIMD
+  const v128_t vb0 = wasm_i32x4_splat(b0), vb1 = wasm_i32x4_splat(b1), two = wasm_i32x4_splat(2);
+  for (; x + 16 <= w; x += 16) {
+    v128_t q[4];
+    for (int j = 0; j < 4; ++j) {
+      const v128_t a = wasm_i32x4_shr(wasm_v128_load(r0 + x + 4 * j), 4);
+      const v128_t b = wasm_i32x4_shr(wasm_v128_load(r1 + x + 4 * j), 4);
+      const v128_t t = wasm_i32x4_add(wasm_i32x4_shr(wasm_i32x4_mul(a, vb0), 16),
+                                      wasm_i32x4_shr(wasm_i32x4_mul(b, vb1), 16));
+      q[j] = wasm_i32x4_shr(wasm_i32x4_add(t, two), 2);
+    }
+    wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]),
+                                                   wasm_i16x8_narrow_i32x4(q[2], q[3])));
+  }
+#endif
+  for (; x < w; ++x)
+    d[x] = sat_u8(((((r0[x] >> 4) * b0) >> 16) + (((r1[x] >> 4) * b1) >> 16) + 2) >> 2);
+}
+
+// uint8 cubic vertical, OpenCV's vector formula (float) on [x0, x1).
+void vcub_u8_vec(const int* const* r, uint8_t* d, int x0, int x1, const int16_t* bi) {
+  const float sc = 1.f / (2048 * 2048);
+  const float b0 = bi[0] * sc, b1 = bi[1] * sc, b2 = bi[2] * sc, b3 = bi[3] * sc;
+  const int *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
+  int x = x0;
+#if OSW_HAVE_SIMD
+  const v128_t vb0 = wasm_f32x4_splat(b0), vb1 = wasm_f32x4_splat(b1);
+  const v128_t vb2 = wasm_f32x4_splat(b2), vb3 = wasm_f32x4_splat(b3);
+  for (; x + 16 <= x1; x += 16) {
+    v128_t q[4];
+    for (int j = 0; j < 4; ++j) {
+      const int o = x + 4 * j;
+      v128_t t = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r3 + o)), vb3);
+      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r2 + o)), vb2), t);
+      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r1 + o)), vb1), t);
+      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r0 + o)), vb0), t);
+      q[j] = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(t));
+    }
+    wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]),
+                                                   wasm_i16x8_narrow_i32x4(q[2], q[3])));
+  }
+#endif
+  for (; x < x1; ++x) {
+    const float t = float(r0[x]) * b0 + (float(r1[x]) * b1 + (float(r2[x]) * b2 + float(r3[x]) * b3));
+    d[x] = sat_u8(t);
+  }
+}
+
+// uint8 cubic vertical, OpenCV's scalar formula on [x0, x1).
+void vcub_u8_tail(const int* const* r, uint8_t* d, int x0, int x1, const int16_t* bi) {
+  const int b0 = bi[0], b1 = bi[1], b2 = bi[2], b3 = bi[3];
+  const int *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
+  for (int x = x0; x < x1; ++x)
+    d[x] = sat_u8((r0[x] * b0 + r1[x] * b1 + r2[x] * b2 + r3[x] * b3 + (1 << 21)) >> 22);
+}
+
+// float32 vertical: linear (both forms the same), cubic right-associated (vector) or left.
+void vlin_f32(const float* r0, const float* r1, float* d, int w, float b0, float b1) {
+  int x = 0;
+#if OSW_HAVE_SIMD
+  const v128_t vb0 = wasm_f32x4_splat(b0), vb1 = wasm_f32x4_splat(b1);
+  for (; x + 4 <= w; x += 4)
+    wasm_v128_store(d + x, wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(r0 + x), vb0),
+                                          wasm_f32x4_mul(wasm_v128_load(r1 + x), vb1)));
+#endif
+  for (; x < w; ++x) d[x] = r0[x] * b0 + r1[x] * b1;
+}
+
+void vcub_f32(const float* const* r, float* d, int w, const float* b) {
+  const float *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
+  const int vend = w & ~3;
+  int x = 0;
+#if OSW_HAVE_SIMD
+  const v128_t vb0 = wasm_f32x4_splat(b[0]), vb1 = wasm_f32x4_splat(b[1]);
+  const v128_t vb2 = wasm_f32x4_splat(b[2]), vb3 = wasm_f32x4_splat(b[3]);
+  for (; x < vend; x += 4) {
+    v128_t t = wasm_f32x4_mul(wasm_v128_load(r3 + x), vb3);
+    t = wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(r2 + x), vb2), t);
+    t = wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(r1 + x), vb1), t);
+    wasm_v128_store(d + x, wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(r0 + x), vb0), t));
+  }
+#endif
+  for (; x < vend; ++x) d[x] = r0[x] * b[0] + (r1[x] * b[1] + (r2[x] * b[2] + r3[x] * b[3]));
+  for (; x < w; ++x) d[x] = r0[x] * b[0] + r1[x] * b[1] + r2[x] * b[2] + r3[x] * b[3];
+}
+
+void vertical(const int* const* r, uint8_t* d, int w, int ks, const float*, const int16_t* bi) {
+  if (ks == 2) {
+    vlin_u8(r[0], r[1], d, w, bi[0], bi[1]);
+  } else {
+    const int vend = w & ~7;
+    vcub_u8_vec(r, d, 0, vend, bi);
+    vcub_u8_tail(r, d, vend, w, bi);
+  }
+}
+void vertical(const float* const* r, float* d, int w, int ks, const float* b, const int16_t*) {
+  if (ks == 2)
+    vlin_f32(r[0], r[1], d, w, b[0], b[1]);
+  else
+    vcub_f32(r, d, w, b);
+}
+
+// Accumulator and weight types per element type.
+template <typename T> struct Sep;
+template <> struct Sep<uint8_t> { using Acc = int; using Wt = int16_t; };
+template <> struct Sep<float> { using Acc = float; using Wt = float; };
+
+template <typename T>
+int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvrules::Kind kind) {
+  using Acc = typename Sep<T>::Acc;
+  using Wt = typename Sep<T>::Wt;
+  const int in_h = int(g.in_h), in_w = int(g.in_w), cn = int(g.channels);
+  const int out_h = int(g.out_h), out_w = int(g.out_w);
+  const int ks = kind == cvrules::Kind::Cubic ? 4 : 2;
+  const int W = out_w * cn;
+  // Scratch: x taps and weights (float and fixed), y rows and weights, ks rows of Acc.
+  const size_t nx = size_t(out_w) * ks, ny = size_t(out_h) * ks;
+  const size_t bytes = (nx + ny) * (sizeof(int) + sizeof(float) + sizeof(int16_t)) +
+                       size_t(ks) * W * sizeof(Acc) + 64;
+  char* mem = static_cast<char*>(std::malloc(bytes));
+  if (!mem) return kNoMemory;
+  Acc* rows_mem = reinterpret_cast<Acc*>(mem);
+  float* xwf = reinterpret_cast<float*>(rows_mem + size_t(ks) * W);
+  float* ywf = xwf + nx;
+  int* xt = reinterpret_cast<int*>(ywf + ny);
+  int* yt = xt + nx;
+  int16_t* xwi = reinterpret_cast<int16_t*>(yt + ny);
+  int16_t* ywi = xwi + nx;
+  cvrules::axis_taps(Axis::X, kind, isx, in_w, out_w, xt, xwf, xwi);
+  cvrules::axis_taps(Axis::Y, kind, isy, in_h, out_h, yt, ywf, ywi);
+  const Wt* xw = nullptr;
+  const Wt* yw = nullptr;
+  if constexpr (sizeof(Wt) == 2) xw = xwi, yw = ywi; else xw = xwf, yw = ywf;
+  (void)yw;
+
+  Acc* rows[4];
+  int tag[4];
+  const size_t in_img = size_t(in_h) * in_w * cn, out_img = size_t(out_h) * W;
+  for (int64_t n = 0; n < g.count; ++n) {
+    const T* src = x + n * in_img;
+    T* dst = y + n * out_img;
+    for (int k = 0; k < ks; ++k) rows[k] = rows_mem + size_t(k) * W, tag[k] = -1;
+    for (int dy = 0; dy < out_h; ++dy) {
+      const int* need = yt + dy * ks;
+      // Keep rows already computed (moved into their slot), compute the others.
+      Acc* slot[4];
+      bool have[4];
+      bool used[4] = {false, false, false, false};
+      for (int k = 0; k < ks; ++k) {
+        have[k] = false;
+        for (int j = 0; j < ks; ++j)
+          if (!used[j] && tag[j] == need[k]) { slot[k] = rows[j], used[j] = true, have[k] = true; break; }
+      }
+      for (int k = 0; k < ks; ++k) {
+        if (have[k]) continue;
+        // A repeated source row (clamped at the border) shares the computed one.
+        bool dup = false;
+        for (int j = 0; j < k; ++j)
+          if (need[j] == need[k]) { slot[k] = slot[j], dup = true; break; }
+        if (dup) continue;
+        for (int j = 0; j < ks; ++j)
+          if (!used[j]) { slot[k] = rows[j], used[j] = true; break; }
+        hrow(src + size_t(need[k]) * in_w * cn, slot[k], out_w, cn, ks, xt, xw);
+        have[k] = true;
+      }
+      // Rebuild the slot table: distinct buffers keep their tags.
+      int ntag[4];
+      Acc* nrows[4];
+      int m = 0;
+      for (int k = 0; k < ks; ++k) {
+        bool seen = false;
+        for (int j = 0; j < m; ++j) seen = seen || nrows[j] == slot[k];
+        if (!seen) nrows[m] = slot[k], ntag[m++] = need[k];
+      }
+      for (int j = 0; j < ks && m < ks; ++j) {
+        bool seen = false;
+        for (int i = 0; i < m; ++i) seen = seen || nrows[i] == rows[j];
+        if (!seen) nrows[m] = rows[j], ntag[m++] = -1;
+      }
+      for (int k = 0; k < ks; ++k) rows[k] = nrows[k], tag[k] = ntag[k];
+      vertical(slot, dst + size_t(dy) * W, W, ks, ywf + dy * ks, ywi + dy * ks);
+    }
+  }
+  std::free(mem);
+  return kOk;
+}
+
+// ---------------------------------------------------------------------------------------
+// Area, integer scales.
+template <typename T>
+void area_fast(const T* s, T* d, int in_h, int in_w, int cn, int out_h, int out_w, int sx,
+               int sy) {
+  const int area = sx * sy;
+  const float scale = 1.f / float(area);
+  const int full_w = (in_w / sx) * cn;  // elements of the row made of whole cells
+  const int W = out_w * cn;
+  const int64_t step = int64_t(in_w) * cn;
+  const bool two = sx == 2 && sy == 2;
+  for (int dy = 0; dy < out_h; ++dy) {
+    T* D = d + int64_t(dy) * W;
+    const int y0 = dy * sy;
+    if (y0 >= in_h) {
+      for (int i = 0; i < W; ++i) D[i] = T(0);
+      continue;
+    }
+    const int full = y0 + sy <= in_h ? full_w : 0;
+    const T* S = s + int64_t(y0) * step;
+    int i = 0;
+    if (std::is_same<T, uint8_t>::value) {
+      if (two && cn != 2) {
+        for (; i < full; ++i) {
+          const int p = (i / cn) * 2 * cn + i % cn;
+          D[i] = T((int(S[p]) + int(S[p + cn]) + int(S[p + step]) + int(S[p + step + cn]) + 2) >> 2);
+        }
+      }
+      for (; i < full; ++i) {
+        const int p = (i / cn) * sx * cn + i % cn;
+        int sum = 0;
+        for (int a = 0; a < sy; ++a)
+          for (int b = 0; b < sx; ++b) sum += int(S[p + a * step + b * cn]);
+        D[i] = to_out(float(sum) * scale, D);
+      }
+    } else {
+      if (two && (cn == 1 || cn == 4)) {
+        const int vend = full & ~3;
+        for (; i < vend; ++i) {
+          const int p = (i / cn) * 2 * cn + i % cn;
+          D[i] = T(((float(S[p]) + float(S[p + cn])) + (float(S[p + step]) + float(S[p + step + cn]))) *
+                   0.25f);
+        }
+      }
+      for (; i < full; ++i) {
+        const int p = (i / cn) * sx * cn + i % cn;
+        float sum = 0.f;
+        int k = 0;
+        float t[4];
+        for (int a = 0; a < sy; ++a)
+          for (int b = 0; b < sx; ++b) {
+            t[k++] = float(S[p + a * step + b * cn]);
+            if (k == 4) sum += ((t[0] + t[1]) + t[2]) + t[3], k = 0;
+          }
+        for (int j = 0; j < k; ++j) sum += t[j];
+        D[i] = to_out(sum * scale, D);
+      }
+    }
+    // Cells cut by the right or bottom border.
+    for (; i < W; ++i) {
+      const int x0 = (i / cn) * sx * cn + i % cn;
+      using Sum = typename std::conditional<std::is_same<T, uint8_t>::value, int, float>::type;
+      Sum sum = 0;
+      int count = 0;
+      for (int a = 0; a < sy && y0 + a < in_h; ++a)
+        for (int b = 0; b < sx && x0 + b * cn < step; ++b) sum += S[a * step + x0 + b * cn], ++count;
+      D[i] = count ? to_out(float(sum) / float(count), D) : T(0);
+    }
+  }
+}
+
+// Area, general: OpenCV's decimation tables.
+template <typename T>
+int area_general(const T* x, T* y, const ImageBatch& g, double scale_x, double scale_y) {
+  const int in_h = int(g.in_h), in_w = int(g.in_w), cn = int(g.channels);
+  const int out_h = int(g.out_h), out_w = int(g.out_w);
+  const int W = out_w * cn;
+  const size_t nxt = size_t(in_w) * 2 + 2, nyt = size_t(in_h) * 2 + 2;
+  const size_t bytes = (nxt + nyt) * sizeof(cvrules::AreaTap) + (size_t(out_h) + 1) * sizeof(int) +
+                       size_t(W) * 2 * sizeof(float);
+  char* mem = static_cast<char*>(std::malloc(bytes));
+  if (!mem) return kNoMemory;
+  float* buf = reinterpret_cast<float*>(mem);
+  float* sum = buf + W;
+  cvrules::AreaTap* xtab = reinterpret_cast<cvrules::AreaTap*>(sum + W);
+  cvrules::AreaTap* ytab = xtab + nxt;
+  int* yfirst = reinterpret_cast<int*>(ytab + nyt);
+  const int nx = cvrules::area_table(in_w, out_w, scale_x, xtab);
+  const int ny = cvrules::area_table(in_h, out_h, scale_y, ytab);
+  for (int k = 0, dy = 0; k < ny; ++k)
+    if (k == 0 || ytab[k].d != ytab[k - 1].d) yfirst[dy++] = k;
+  yfirst[out_h] = ny;
+  const size_t in_img = size_t(in_h) * in_w * cn, out_img = size_t(out_h) * W;
+  for (int64_t n = 0; n < g.count; ++n) {
+    const T* src = x + n * in_img;
+    T* dst = y + n * out_img;
+    for (int dy = 0; dy < out_h; ++dy) {
+      for (int j = yfirst[dy]; j < yfirst[dy + 1]; ++j) {
+        const T* S = src + size_t(ytab[j].s) * in_w * cn;
+        for (int i = 0; i < W; ++i) buf[i] = 0.f;
+        for (int k = 0; k < nx; ++k) {
+          const T* p = S + xtab[k].s * cn;
+          float* b = buf + xtab[k].d * cn;
+          const float a = xtab[k].w;
+          for (int c = 0; c < cn; ++c) b[c] += float(p[c]) * a;
+        }
+        const float beta = ytab[j].w;
+        int i = 0;
+        if (j == yfirst[dy]) {
+#if OSW_HAVE_SIMD
+          const v128_t vb = wasm_f32x4_splat(beta);
+          for (; i + 4 <= W; i += 4) wasm_v128_store(sum + i, wasm_f32x4_mul(vb, wasm_v128_load(buf + i)));
+#endif
+          for (; i < W; ++i) sum[i] = beta * buf[i];
+        } else {
+#if OSW_HAVE_SIMD
+          const v128_t vb = wasm_f32x4_splat(beta);
+          for (; i + 4 <= W; i += 4)
+            wasm_v128_store(sum + i, wasm_f32x4_add(wasm_v128_load(sum + i),
+                                                    wasm_f32x4_mul(vb, wasm_v128_load(buf + i))));
+#endif
+          for (; i < W; ++i) sum[i] += beta * buf[i];
+        }
+      }
+      T* D = dst + size_t(dy) * W;
+      for (int i = 0; i < W; ++i) D[i] = to_out(sum[i], D);
+    }
+  }
+  std::free(mem);
+  return kOk;
+}
+
+// ---------------------------------------------------------------------------------------
+template <typename T>
+int resize(const T* x, T* y, const ImageBatch& g, double isx, double isy, CvInterp interp) {
+  if (!cvrules::valid(g, isx, isy, int(interp))) return kBadArgs;
+  if (g.count == 0) return kOk;
+  const int in_h = int(g.in_h), in_w = int(g.in_w), cn = int(g.channels);
+  const int out_h = int(g.out_h), out_w = int(g.out_w);
+  if (in_h == out_h && in_w == out_w) {
+    std::memcpy(y, x, size_t(g.count) * in_h * in_w * cn * sizeof(T));
+    return kOk;
+  }
+  const cvrules::Path p = cvrules::choose(in_h, in_w, out_h, out_w, isx, isy, interp);
+  if (p.kind == cvrules::Kind::Nearest || p.kind == cvrules::Kind::NearestExact) {
+    int* t = static_cast<int*>(std::malloc((size_t(out_w) + out_h) * sizeof(int)));
+    if (!t) return kNoMemory;
+    const bool exact = p.kind == cvrules::Kind::NearestExact;
+    cvrules::nearest_table(exact, isx, in_w, out_w, t);
+    cvrules::nearest_table(exact, isy, in_h, out_h, t + out_w);
+    for (int64_t n = 0; n < g.count; ++n)
+      gather(x + n * in_h * in_w * cn, y + n * out_h * out_w * cn, in_w, cn, out_h, out_w, t,
+             t + out_w);
+    std::free(t);
+    return kOk;
+  }
+  if (p.kind == cvrules::Kind::AreaFast) {
+    for (int64_t n = 0; n < g.count; ++n)
+      area_fast(x + n * in_h * in_w * cn, y + n * out_h * out_w * cn, in_h, in_w, cn, out_h, out_w,
+                p.iscale_x, p.iscale_y);
+    return kOk;
+  }
+  if (p.kind == cvrules::Kind::AreaGeneral) return area_general(x, y, g, 1. / isx, 1. / isy);
+  return separable(x, y, g, isx, isy, p.kind);
+}
+
+}  // namespace
+
+int opencv_resize_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, double inv_scale_x,
+                     double inv_scale_y, CvInterp interp) {
+  return resize(x, y, g, inv_scale_x, inv_scale_y, interp);
+}
+
+int opencv_resize_f32(const float* x, float* y, const ImageBatch& g, double inv_scale_x,
+                      double inv_scale_y, CvInterp interp) {
+  return resize(x, y, g, inv_scale_x, inv_scale_y, interp);
+}
+
+}  // namespace compat
+}  // namespace osw
