@@ -274,7 +274,13 @@ function makeApi(loadModule) {
   const POLICIES = { stretch: 0, not_larger: 1, not_smaller: 2 };
   const PADDING_MODES = { zeros: 0, border: 1, reflection: 2 };
   // Which runtime to reproduce where the decision table (docs/semantics.md) differs.
-  const COMPATS = { onnx: 0, onnxruntime: 1, pytorch: 2 };
+  // 'pillow' and 'opencv' are not a runtime's reading of ONNX but another library's own
+  // resize, reproduced bit for bit by osw-compat.wasm (_resizeCompat); Resize only.
+  const COMPATS = { onnx: 0, onnxruntime: 1, pytorch: 2, pillow: 3, opencv: 4 };
+  const COMPAT_PILLOW = 3;
+  // Filters that exist only in a compat library (bindings/compat.js has which and its codes).
+  const COMPAT_MODES = { box: 3, hamming: 4, lanczos: 5, area: 6, nearest_exact: 7 };
+  const GRID_COMPATS = pick(COMPATS, ['onnx', 'onnxruntime', 'pytorch']);
   const GRID_MODES_16 = { bilinear: 1, nearest: 0, bicubic: 2 };
   const GRID_MODES_20 = { linear: 1, nearest: 0, cubic: 2 };
 
@@ -327,7 +333,7 @@ function makeApi(loadModule) {
   RESIZE_VERSIONS[13] = RESIZE_VERSIONS[11];
   // resize(): the latest opset's semantics; every attribute is an option (the list is the
   // parameter block's, see blockSpec), and compat.
-  const RESIZE_OPTIONS_VERSION = version({ ...RESIZE_VERSIONS[19], name: 'resize', attrs: null });
+  const RESIZE_OPTIONS_VERSION = version({ ...RESIZE_VERSIONS[19], name: 'resize', attrs: null, modes: { ...RESIZE_MODES, ...COMPAT_MODES } });
   // Upsample = Resize with asymmetric coordinates and floor for nearest (row 14); scales >= 1.
   const UPSAMPLE_FIXED = { coord: COORD_MODES.asymmetric, nearest: NEAREST_MODES.floor };
   const UPSAMPLE_VERSIONS = {
@@ -511,7 +517,19 @@ function makeApi(loadModule) {
   const DEFAULT_MAX_BYTES = 2 ** 31;
   const SMALL_TEMP = 4096;  // bytes of each of the module's blocks for small temporaries
 
-  const CREATE_OPTIONS = ['wasmUrl', 'wasmBinary', 'maxBytes', 'threads'];
+  const CREATE_OPTIONS = ['wasmUrl', 'wasmBinary', 'maxBytes', 'threads', 'loadCompat'];
+
+  // The wasmBinary and wasmUrl options (of createSampler and loadCompat), in one form each.
+  function wasmBytesOption(b, fn) {
+    if (ArrayBuffer.isView(b)) return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    if (/^\[object (Shared)?ArrayBuffer\]$/.test(Object.prototype.toString.call(b))) return new Uint8Array(b);
+    throw new TypeError(`${fn}: wasmBinary: expected the .wasm bytes (an ArrayBuffer or Uint8Array), got ${describe(b)}`);
+  }
+  function wasmUrlOption(u, fn) {
+    if (typeof u === 'string') return u;
+    if (u !== null && typeof u === 'object' && typeof u.href === 'string') return u.href;
+    throw new TypeError(`${fn}: wasmUrl: expected a string or a URL, got ${describe(u)}`);
+  }
 
   // Each sampler has a module instance of its own (loadModule returns a fresh one on every
   // call; the loaders keep the compiled WebAssembly.Module, so later ones are cheap): its
@@ -534,20 +552,23 @@ function makeApi(loadModule) {
     // where shared memory is missing.
     const load = {};
     if (o.threads !== undefined) load.threads = positive('threads');
-    if (o.wasmBinary !== undefined) {
-      const b = o.wasmBinary;
-      if (ArrayBuffer.isView(b)) load.wasmBinary = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-      else if (/^\[object (Shared)?ArrayBuffer\]$/.test(Object.prototype.toString.call(b))) load.wasmBinary = new Uint8Array(b);
-      else throw new TypeError(`createSampler: wasmBinary: expected the .wasm bytes (an ArrayBuffer or Uint8Array), got ${describe(b)}`);
-    }
-    if (o.wasmUrl !== undefined) {
-      const u = o.wasmUrl;
-      if (typeof u === 'string') load.wasmUrl = u;
-      else if (u !== null && typeof u === 'object' && typeof u.href === 'string') load.wasmUrl = u.href;
-      else throw new TypeError(`createSampler: wasmUrl: expected a string or a URL, got ${describe(u)}`);
-    }
+    if (o.wasmBinary !== undefined) load.wasmBinary = wasmBytesOption(o.wasmBinary, 'createSampler');
+    if (o.wasmUrl !== undefined) load.wasmUrl = wasmUrlOption(o.wasmUrl, 'createSampler');
+    // loadCompat: true, or the options of sampler.loadCompat() (checked there).
+    const compat = o.loadCompat;
+    if (compat !== undefined && compat !== false && compat !== true && (compat === null || typeof compat !== 'object' || Array.isArray(compat)))
+      throw new TypeError(`createSampler: loadCompat: expected true, false or the options of sampler.loadCompat(), got ${describe(compat)}`);
     const M = await loadModule(load);
-    return new Sampler(M, maxBytes);
+    const sampler = new Sampler(M, maxBytes);
+    if (compat !== undefined && compat !== false) {
+      try {
+        await sampler.loadCompat(compat === true ? undefined : compat);
+      } catch (e) {
+        sampler.dispose();
+        throw e;
+      }
+    }
+    return sampler;
   }
 
   class Sampler {
@@ -560,6 +581,7 @@ function makeApi(loadModule) {
       // Three blocks of SMALL_TEMP bytes for small temporaries (see _temp), made on first use.
       this._small = [0, 0, 0];
       this._blockBuf = this._blockView = this._heapBuf = this._heaps = null;
+      this._cx = null;  // the exports of this sampler's osw-compat.wasm instance, once made
       // The methods are bound, so `const { resize } = sampler` works.
       for (const name of publicMethods())
         Object.defineProperty(this, name, { value: this[name].bind(this), writable: true, configurable: true });
@@ -601,12 +623,15 @@ function makeApi(loadModule) {
       this._M = null;
       this._blockBuf = this._blockView = this._heapBuf = this._heaps = null;
       this._small = [0, 0, 0];
+      this._cx = null;
     }
 
-    // The bytes of wasm memory this sampler's module instance holds (its whole heap, which
-    // only grows while the instance lives); 0 once disposed.
+    // The bytes of wasm memory this sampler's module instances hold (their whole heaps,
+    // which only grow while they live: the core's, and osw-compat.wasm's once it is used);
+    // 0 once disposed.
     get memoryBytes() {
-      return this._M === null ? 0 : this._M.HEAPU8.buffer.byteLength;
+      if (this._M === null) return 0;
+      return this._M.HEAPU8.buffer.byteLength + (this._cx !== null ? this._cx.memory.buffer.byteLength : 0);
     }
 
     _check(status) {
@@ -796,6 +821,7 @@ function makeApi(loadModule) {
 
     // p: Resize parameters from _resizeParams. Returns the output tensor.
     _resize(x, p, target) {
+      if (p.compat) return this._compat(p.attrs[spec.index.compat]).resize(this, this._cx, x, p, target);
       const S = this._S, M = this._M;
       const b = this._begin(OP_RESIZE, x);
       const slots = this._attrSlots, values = p.attrs;
@@ -812,6 +838,41 @@ function makeApi(loadModule) {
       if (p.roi) for (let i = 0; i < 2 * n; i++) b[S.roi + i] = p.roi[i];
       this._check(M._osw_plan_resize());
       return this._execute(x, null, target, OP_RESIZE);
+    }
+
+    // ------------------------------------------------------------ compat: Pillow, OpenCV
+
+    // The compat modes' code (bindings/compat.js), with this sampler's instance of
+    // osw-compat.wasm (this._cx: its own memory, dropped by dispose()) made on first use.
+    // Where the module can be had at once (Node) it is; elsewhere (browsers fetch it)
+    // loadCompat() must have run first, which the error says.
+    _compat(compat) {
+      if (this._cx === null) {
+        const m = oswCompatModuleSync();
+        if (m === null) {
+          const e = new Error(`resize: compat '${Object.keys(COMPATS)[compat]}' runs in osw-compat.wasm, a second module fetched only by programs that use it; ` +
+            'load it first: `await sampler.loadCompat()` once, or createSampler({ loadCompat: true })');
+          e.oswNeedsCompat = true;  // the worker API loads it and calls again (worker-main.js)
+          throw e;
+        }
+        this._cx = oswCompatCodeNow().instantiateSync(m);
+      }
+      return oswCompatCodeNow();
+    }
+
+    // Loads osw-compat.wasm for the compat modes 'pillow' and 'opencv' (once per program;
+    // each sampler then has its own instance). options: { wasmUrl, wasmBinary }, as
+    // createSampler's, naming osw-compat.wasm. Resolves when the sampler can use them.
+    async loadCompat(options) {
+      this._live();
+      const o = checkOptions(options, 'loadCompat', ['wasmUrl', 'wasmBinary']);
+      const load = {};
+      if (o.wasmBinary !== undefined) load.wasmBinary = wasmBytesOption(o.wasmBinary, 'loadCompat');
+      if (o.wasmUrl !== undefined) load.wasmUrl = wasmUrlOption(o.wasmUrl, 'loadCompat');
+      if (this._cx !== null && load.wasmBinary === undefined && load.wasmUrl === undefined) return;
+      const m = await oswCompatModule(load);
+      const exports = await oswCompatCodeNow().instantiate(m);
+      if (this._M !== null) this._cx = exports;
     }
 
     _gridSample(x, grid, p, target) {
@@ -889,6 +950,12 @@ function makeApi(loadModule) {
         values[i] = v === undefined ? defaults[i] : attrs[i].check(v, keys[i], V);
       }
       if (compat !== undefined) values[spec.index.compat] = compat;
+      // Another library's resize (bindings/compat.js checks its arguments: it may name
+      // filters no ONNX mode has, and no attribute but mode).
+      const compatCode = values[spec.index.compat] >= COMPAT_PILLOW ? this._compat(values[spec.index.compat]) : null;
+      const compatArgs = compatCode && compatCode.args(V, raw, keys, values, spec.index);
+      if (!compatCode && values[spec.index.mode] > RESIZE_MODES.cubic)
+        throw new RangeError(`mode: '${raw[spec.index.mode]}' needs compat 'pillow' or 'opencv'`);
       const axesRaw = raw[attrs.length + AXES];
       const axes = axesRaw === undefined ? null : this._axes(axesRaw, rank);
       const n = axes ? axes.length : rank;
@@ -918,7 +985,11 @@ function makeApi(loadModule) {
           roi = form.list(this, r, 'roi', 2 * n, nWhat);
         }
       }
-      return { attrs: values, axes, scales, sizes, roi };
+      // cv2.resize(fx, fy) takes the scales as doubles: compat 'opencv' keeps resize()'s
+      // scales unrounded (a node's are float32 tensors).
+      // (cv2.resize takes fx and fy as doubles: resize()'s scales stay unrounded there.)
+      if (compatArgs && scales && !form.onnx) compatArgs.exactScales = checkList(form.take(raw, inputs, 'scales', SCALES, V), 'scales', numberElem);
+      return { attrs: values, axes, scales, sizes, roi, compat: compatArgs };
     }
 
     _listOf(t, what, n, nWhat) {
@@ -962,6 +1033,8 @@ function makeApi(loadModule) {
       const a = checkAttributes(attributes, ['mode', 'padding_mode', 'align_corners'], name);
       if (inputs.length > 2) throw new RangeError(`inputs: ${name} takes 2 inputs, got ${inputs.length}`);
       const modes = version === 16 ? GRID_MODES_16 : GRID_MODES_20;
+      if (compat >= COMPAT_PILLOW)
+        throw new RangeError(`compat: '${Object.keys(COMPATS)[compat]}' applies to Resize only; GridSample takes 'onnx', 'onnxruntime' or 'pytorch'`);
       const p = {
         mode: checkEnum(attr(a, 'mode', version === 16 ? 'bilinear' : 'linear'), 'mode', modes),
         padding: checkEnum(attr(a, 'padding_mode', 'zeros'), 'padding_mode', PADDING_MODES),
@@ -1028,7 +1101,7 @@ function makeApi(loadModule) {
         mode: enumOpt(o, 'mode', 'linear', GRID_MODES_20),
         padding: enumOpt(o, 'paddingMode', 'zeros', PADDING_MODES),
         alignCorners: checkBool01(opt(o, 'alignCorners', false), 'alignCorners'),
-        compat: enumOpt(o, 'compat', 'onnx', COMPATS),
+        compat: enumOpt(o, 'compat', 'onnx', GRID_COMPATS),
       };
       return this._gridSampleChecked(x, grid, p, 0, target);
     }

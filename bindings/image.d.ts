@@ -2,7 +2,7 @@
 // ImageHelpers. They compile with and without the DOM lib: the browser-only types are
 // looked up on globalThis.
 
-import type { Tensor, OutputTensor, ResizeMode, CoordinateTransformationMode, NearestMode } from './index.js';
+import type { Tensor, OutputTensor, ResizeMode, CoordinateTransformationMode, NearestMode, CompatResizeMode, CompatLibrary } from './index.js';
 
 /** RGBA bytes, row-major, 4 per pixel: what ImageData holds, and what Node gets back. */
 export interface ImageDataLike {
@@ -73,8 +73,14 @@ export interface ResizeImageOptions {
    * ONNX scales (the output is floor(length * scale), coordinates follow the scale).
    */
   scale?: number | readonly [number, number];
-  /** Default 'linear'. */
-  mode?: ResizeMode;
+  /** Default 'linear' (with compat: the library's default, 'cubic' for Pillow, 'linear' for OpenCV). */
+  mode?: ResizeMode | CompatResizeMode;
+  /**
+   * Resize the RGBA bytes as PIL.Image.resize ('pillow': premultiplied in 8 bits, as Pillow
+   * does RGBA) or cv2.resize ('opencv': four independent channels) does, bit for bit; then
+   * antialias, premultiply, linearLight and the resize() options must not be given.
+   */
+  compat?: CompatLibrary;
   /** Widen the filter when shrinking (linear and cubic). Default true, unlike resize(). */
   antialias?: boolean;
   /** Filter premultiplied colours so transparent pixels do not bleed. Default true. */

@@ -311,7 +311,12 @@ function installImageHelpers(Sampler, h) {
   const TO_TENSOR_OPTIONS = ['layout', 'type', 'mean', 'std', 'scale', 'channels', 'premultiply'];
   const TO_IMAGE_OPTIONS = ['layout', 'mean', 'std', 'scale', 'premultiply'];
   const RESIZE_IMAGE_OPTIONS = ['width', 'height', 'scale', 'mode', 'antialias', 'premultiply', 'linearLight',
-    'coordinateTransformationMode', 'cubicCoeffA', 'excludeOutside', 'nearestMode'];
+    'coordinateTransformationMode', 'cubicCoeffA', 'excludeOutside', 'nearestMode', 'compat'];
+  // resizeImage's compat: the library whose resize of an RGBA image it reproduces, bit for
+  // bit (sampler.resize's compat modes, on the bytes), and its call.
+  const IMAGE_COMPATS = { pillow: 'PIL.Image.resize', opencv: 'cv2.resize' };
+  const OWN_RESIZE_OPTIONS = ['antialias', 'premultiply', 'linearLight', 'coordinateTransformationMode', 'cubicCoeffA',
+    'excludeOutside', 'nearestMode'];
 
   /**
    * image -> tensor. layout 'nchw' (default) or 'nhwc'; type 'float32' (default for nchw)
@@ -364,7 +369,13 @@ function installImageHelpers(Sampler, h) {
     if (options === undefined || options === null)
       throw new TypeError('resizeImage: options { width, height } are required');
     const o = checkOptions(options, 'resizeImage', RESIZE_IMAGE_OPTIONS);
-    const mode = checkEnum(opt(o, 'mode', 'linear'), 'mode', RESIZE_MODES);
+    // compat: the RGBA bytes resized by sampler.resize under that compat mode (Pillow
+    // premultiplies in 8 bits as Image.resize does RGBA; OpenCV resizes 4 independent
+    // channels, as cv2.resize does); mode: the library's filters, its default when absent.
+    const compat = o.compat === undefined ? null : checkEnum(o.compat, 'compat', IMAGE_COMPATS);
+    if (compat) for (const k of OWN_RESIZE_OPTIONS)
+      if (o[k] !== undefined) throw new RangeError(`${k}: compat '${o.compat}' reproduces ${compat}, which has no such parameter`);
+    const mode = compat ? o.mode : checkEnum(opt(o, 'mode', 'linear'), 'mode', RESIZE_MODES);
     const antialias = checkBool(opt(o, 'antialias', true), 'antialias');
     const premultiply = checkBool(opt(o, 'premultiply', true), 'premultiply');
     const linearLight = checkBool(opt(o, 'linearLight', false), 'linearLight');
@@ -384,11 +395,21 @@ function installImageHelpers(Sampler, h) {
       scales = list.map((v, i) => {
         const f = checkFiniteNumber(v, typeof o.scale === 'number' ? 'scale' : `scale[${i}]`);
         if (!(f > 0)) throw new RangeError(`${typeof o.scale === 'number' ? 'scale' : `scale[${i}]`}: must be positive, got ${f}`);
-        return Math.fround(f);
+        return compat ? f : Math.fround(f);
       });
     }
     const px = readPixels(image, 'image');
     const W = px.width, H = px.height, n = W * H, src = px.data;
+    if (compat) {
+      if (!scales) {
+        if (!w) w = Math.max(1, Math.round(W * hgt / H));
+        if (!hgt) hgt = Math.max(1, Math.round(H * w / W));
+      }
+      const y = this.resize({ type: 'uint8', dims: [1, H, W, 4], data: src },
+        { [scales ? 'scales' : 'sizes']: scales || [hgt, w], axes: [1, 2], mode, compat: o.compat });
+      if (!(y.dims[1] && y.dims[2])) throw new RangeError(`scale: the ${W} x ${H} image would become ${y.dims[2]} x ${y.dims[1]}`);
+      return makeImageData(new Uint8ClampedArray(y.data.buffer, y.data.byteOffset, y.data.length), y.dims[2], y.dims[1], px.colorSpace);
+    }
     if (scales) {
       hgt = Math.floor(H * scales[0]);
       w = Math.floor(W * scales[1]);

@@ -143,8 +143,25 @@ export interface GridSampleAttributes {
  */
 export type Compat = 'onnx' | 'onnxruntime' | 'pytorch';
 
+/**
+ * Another library's resize, reproduced bit for bit on uint8 (float32 within 1e-6 / 1e-5):
+ * 'pillow' is PIL.Image.resize (Pillow 9.4), 'opencv' is cv2.resize (OpenCV 4.6). Resize
+ * only (resize(), resizeInto(), a Resize node of run(), resizeImage()); uint8 and float32;
+ * only the image's H and W change, with 1 to 4 channels after them. They run in
+ * osw-compat.wasm, a second module: Node reads it on first use; elsewhere call
+ * `await sampler.loadCompat()` first (the worker API does it by itself).
+ */
+export type CompatLibrary = 'pillow' | 'opencv';
+
+/**
+ * Filters of the compat libraries: nearest, linear (BILINEAR / INTER_LINEAR) and cubic
+ * (BICUBIC / INTER_CUBIC) are each library's own; 'box', 'hamming', 'lanczos' are Pillow's,
+ * 'area' and 'nearest_exact' OpenCV's (INTER_AREA, INTER_NEAREST_EXACT).
+ */
+export type CompatResizeMode = ResizeMode | 'box' | 'hamming' | 'lanczos' | 'area' | 'nearest_exact';
+
 export type SamplerNode =
-  | { opType: 'Resize'; opset: number; attributes?: ResizeAttributes; compat?: Compat }
+  | { opType: 'Resize'; opset: number; attributes?: ResizeAttributes; compat?: Compat | CompatLibrary }
   | { opType: 'Upsample'; opset: number; attributes?: UpsampleAttributes; compat?: Compat }
   | { opType: 'GridSample'; opset: number; attributes?: GridSampleAttributes; compat?: Compat }
   | AffineGridNode;
@@ -158,7 +175,7 @@ export interface ResizeOptions {
   axes?: ArrayLike<number>;
   /** [start_1..start_n, end_1..end_n]; only for tf_crop_and_resize. */
   roi?: ArrayLike<number>;
-  mode?: ResizeMode;
+  mode?: ResizeMode | CompatResizeMode;
   coordinateTransformationMode?: Exclude<CoordinateTransformationMode, 'tf_half_pixel_for_nn'>;
   nearestMode?: NearestMode;
   cubicCoeffA?: number;
@@ -166,8 +183,12 @@ export interface ResizeOptions {
   extrapolationValue?: number;
   antialias?: boolean;
   keepAspectRatioPolicy?: KeepAspectRatioPolicy;
-  /** Default 'onnx'. */
-  compat?: Compat;
+  /**
+   * Default 'onnx'. 'pillow' / 'opencv': that library's resize (then only sizes or scales,
+   * axes and mode may be given; mode defaults to the library's: 'cubic' for Pillow,
+   * 'linear' for OpenCV, and may name its own filters).
+   */
+  compat?: Compat | CompatLibrary;
 }
 
 export interface UpsampleOptions {
@@ -246,6 +267,12 @@ export interface Sampler extends ImageHelpers {
    * disposed. Small calls run on one thread whatever this says.
    */
   readonly threads: number;
+  /**
+   * Loads osw-compat.wasm, the module of the compat modes 'pillow' and 'opencv' (once per
+   * program; each sampler makes its own instance). Options name the file as createSampler's
+   * wasmUrl / wasmBinary name osw.wasm (default: beside the entry). Node needs no call.
+   */
+  loadCompat(options?: { wasmUrl?: string | { readonly href: string }; wasmBinary?: ArrayBuffer | ArrayBufferView }): Promise<void>;
 }
 
 export interface CreateSamplerOptions {
@@ -274,6 +301,8 @@ export interface CreateSamplerOptions {
    * thread without an error: sampler.threads says which. At most 64 are used.
    */
   threads?: number;
+  /** Also load osw-compat.wasm (sampler.loadCompat(), with these options when an object). */
+  loadCompat?: boolean | { wasmUrl?: string | { readonly href: string }; wasmBinary?: ArrayBuffer | ArrayBufferView };
 }
 
 /**
@@ -372,6 +401,8 @@ export interface WorkerSampler {
   affineGrid<X extends GridLike, O extends LooseOptions<AffineGridOptions> = {}>(
     theta: X & CheckedTensor<X>, size: ArrayLike<number | bigint> | TensorLike,
     options?: CheckedOptions<O, AffineGridOptions>): Promise<ResultOf<X>>;
+  /** The worker loads osw-compat.wasm by itself on the first compat call; this loads it now. */
+  loadCompat(options?: { wasmUrl?: string | { readonly href: string }; wasmBinary?: ArrayBuffer | ArrayBufferView }): Promise<void>;
   imageToTensor(image: ImageSource, options: ImageToTensorOptions<'uint8'> & { type: 'uint8' }): Promise<OutputTensor<'uint8', Uint8Array>>;
   imageToTensor(image: ImageSource, options: ImageToTensorOptions<'float32'> & { type: 'float32' }): Promise<OutputTensor<'float32', Float32Array>>;
   imageToTensor(image: ImageSource, options: ImageToTensorOptions<never> & { layout: 'nhwc' }): Promise<OutputTensor<'uint8', Uint8Array>>;

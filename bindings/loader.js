@@ -23,8 +23,9 @@ const OSW_FIX = 'If a bundler did not copy it, copy node_modules/onnx-sampling-w
   'next to your bundle, or say where it is with createSampler({ wasmUrl }), or pass its bytes ' +
   'with createSampler({ wasmBinary })';
 
-function oswLoadError(where, reason, cause) {
-  const e = new Error(`onnx-sampling-wasm: could not load the WebAssembly module from ${where}: ${reason}. ${OSW_FIX}.`);
+// fix: what to do about it (osw.wasm's by default; osw-compat.wasm has its own).
+function oswLoadError(where, reason, cause, fix = OSW_FIX) {
+  const e = new Error(`onnx-sampling-wasm: could not load the WebAssembly module from ${where}: ${reason}. ${fix}.`);
   if (cause !== undefined) e.cause = cause;
   return e;
 }
@@ -38,46 +39,46 @@ function oswDescribeStart(bytes) {
   return `it is not a WebAssembly file (it starts with ${JSON.stringify(text)})`;
 }
 
-async function oswCompileBytes(bytes, where, contentType) {
+async function oswCompileBytes(bytes, where, contentType, fix) {
   let b;
   if (bytes instanceof ArrayBuffer) b = new Uint8Array(bytes);
   else if (ArrayBuffer.isView(bytes)) b = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   else throw new TypeError(`createSampler: wasmBinary: expected an ArrayBuffer or a Uint8Array, got ${bytes === null ? 'null' : typeof bytes}`);
   if (!(b.length >= 8 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d))
-    throw oswLoadError(where, oswDescribeStart(b) + (contentType ? `, served as ${contentType}` : ''));
+    throw oswLoadError(where, oswDescribeStart(b) + (contentType ? `, served as ${contentType}` : ''), undefined, fix);
   try {
     return await WebAssembly.compile(b);
   } catch (e) {
-    throw oswLoadError(where, `it does not compile (${e && e.message})`, e);
+    throw oswLoadError(where, `it does not compile (${e && e.message})`, e, fix);
   }
 }
 
-async function oswFetchAndCompile(url) {
+async function oswFetchAndCompile(url, fix) {
   let response;
   try {
     response = await fetch(url, { credentials: 'same-origin' });
   } catch (e) {
     const code = e && e.cause && e.cause.code ? `: ${e.cause.code}` : '';  // Node's fetch hides the reason there
-    throw oswLoadError(url, `the request failed (${e && e.message}${code})`, e);
+    throw oswLoadError(url, `the request failed (${e && e.message}${code})`, e, fix);
   }
   if (!response.ok)
-    throw oswLoadError(url, `HTTP ${response.status}${response.statusText ? ' ' + response.statusText : ''}`);
+    throw oswLoadError(url, `HTTP ${response.status}${response.statusText ? ' ' + response.statusText : ''}`, undefined, fix);
   const type = response.headers.get('content-type') || '';
   // Streaming compilation needs the wasm MIME type; anything else is read whole and checked.
   if (typeof WebAssembly.compileStreaming === 'function' && /^application\/wasm\s*(;|$)/i.test(type)) {
     try {
       return await WebAssembly.compileStreaming(response);
     } catch (e) {
-      throw oswLoadError(url, `it does not compile (${e && e.message})`, e);
+      throw oswLoadError(url, `it does not compile (${e && e.message})`, e, fix);
     }
   }
   let body;
   try {
     body = await response.arrayBuffer();
   } catch (e) {
-    throw oswLoadError(url, `reading the response failed (${e && e.message})`, e);
+    throw oswLoadError(url, `reading the response failed (${e && e.message})`, e, fix);
   }
-  return oswCompileBytes(body, url, type);
+  return oswCompileBytes(body, url, type, fix);
 }
 
 // Compiled modules, kept once they have succeeded: by the wasmBinary object (weakly, so

@@ -21,6 +21,7 @@ function oswServeWorker(createSampler, port, cores) {
   // Not sent to the caller: the zero-copy tier lives in this worker's memory.
   const LOCAL = ['dispose', 'tensor'];
   let sampler = null;
+  let queue = null;  // the promise the next call waits for, or null when none waits
 
   // The markers of worker-client.js's pack(), back into values of the same kind.
   function unpack(v, seen) {
@@ -85,17 +86,37 @@ function oswServeWorker(createSampler, port, cores) {
       });
       return;
     }
+    // Calls are answered in order: while one waits (for osw-compat.wasm, or a method that
+    // returns a promise: loadCompat), later ones queue behind it.
+    const waiting = queue !== null ? queue.then(() => call(msg)) : call(msg);
+    if (waiting !== undefined) {
+      const q = waiting.then(() => { if (queue === q) queue = null; });
+      queue = q;
+    }
+  });
+
+  // One call: answered now (returns undefined), or a promise of its answer.
+  function call(msg, retried) {
+    const id = msg.id;
     // The caller's staging buffers (copies of its inputs) go back to it after the call.
     const staged = msg.staged || [];
+    const fail = (e) => port.post({ id, ok: false, error: errorOf(e), staged }, staged);
+    const answer = (value) => {
+      const list = staged.slice();
+      const out = result(value, list);
+      port.post({ id, ok: true, value: out, staged }, list);
+    };
     let value;
     try {
       value = sampler[msg.method](...unpack(msg.args, new Map()));
     } catch (e) {
-      port.post({ id, ok: false, error: errorOf(e), staged }, staged);
-      return;
+      // A compat mode's first use: load its module here, then make the call again.
+      if (e && e.oswNeedsCompat && !retried) return sampler.loadCompat().then(() => call(msg, true), fail);
+      fail(e);
+      return undefined;
     }
-    const list = staged.slice();
-    const out = result(value, list);
-    port.post({ id, ok: true, value: out, staged }, list);
-  });
+    if (value !== null && typeof value === 'object' && typeof value.then === 'function') return value.then(answer, fail);
+    answer(value);
+    return undefined;
+  }
 }

@@ -30,7 +30,7 @@ if (!existsSync(join(build, 'CMakeCache.txt'))) {
   // renamed target needs the build system regenerated first.
   run('cmake', ['-S', '.', '-B', build]);
 }
-const targets = ['osw', 'osw-mt', 'osw-mt-node'];
+const targets = ['osw', 'osw-mt', 'osw-mt-node', 'osw-compat'];
 if (withTests) targets.push('osw-tests');
 run('cmake', ['--build', build, '--parallel', '2', '--target', ...targets]);
 
@@ -47,6 +47,7 @@ function copyIfChanged(from, to) {
 }
 
 copyIfChanged(join(build, 'osw.wasm'), join(dist, 'osw.wasm'));
+copyIfChanged(join(build, 'osw-compat.wasm'), join(dist, 'osw-compat.wasm'));
 // The threaded build's wasm is one file for both glues (the two links give the same bytes).
 if (!readFileSync(join(build, 'osw-mt.wasm')).equals(readFileSync(join(build, 'osw-mt-node.wasm'))))
   throw new Error('build: build/osw-mt.wasm and build/osw-mt-node.wasm differ; dist/ ships one osw-mt.wasm for both glues');
@@ -108,7 +109,9 @@ function glueFactory() {
   return `// The Emscripten glue (emcc 3.1.6), without its own wasm loading.\n${glue.trim()}\n`;
 }
 const glue = glueFactory();
-const loader = readFileSync(join(root, 'bindings', 'loader.js'), 'utf8');
+// (with the loader of osw-compat.wasm, the compat modes' module: bindings/compat-loader.js)
+const loader = readFileSync(join(root, 'bindings', 'loader.js'), 'utf8') + '\n' +
+  readFileSync(join(root, 'bindings', 'compat-loader.js'), 'utf8');
 
 // The threaded build's files, fetched (or required) only by createSampler({ threads }) where
 // shared memory exists: its wasm (above), and per host its glue.
@@ -178,6 +181,21 @@ const api = ['api.js', 'drawables.js', 'image.js']
 // createSampler({ worker: true }): the client (in the Node entries, and in
 // worker-client.mjs, which browser.mjs imports only then) and what runs in the worker.
 const workerClient = readFileSync(join(root, 'bindings', 'worker-client.js'), 'utf8');
+// The compat modes' JavaScript (bindings/compat.js): inline in the Node entries and the browser
+// worker; browsers fetch it as dist/compat.mjs (below) only when a sampler loads the compat module.
+const compatCode = readFileSync(join(root, 'bindings', 'compat.js'), 'utf8');
+const inlineCompat = (find, findSync) => `${compatCode}
+const oswCompatInline = oswCompatCode(${find}, ${findSync});
+function oswCompatCodeNow() { return oswCompatInline; }
+function oswCompatCodeLoad() { return Promise.resolve(oswCompatInline); }
+`;
+// osw-compat.wasm in a browser: beside the file that runs this (compat.mjs or worker.mjs).
+const browserCompatFind = `function oswCompatFind(options) {
+  if (options.wasmBinary !== undefined) return oswCompileBytes(options.wasmBinary, 'the wasmBinary option', '', OSW_COMPAT_FIX);
+  if (options.wasmUrl !== undefined) return oswFetchAndCompile(String(options.wasmUrl), OSW_COMPAT_FIX);
+  return oswFetchAndCompile(new URL('./osw-compat.wasm', import.meta.url).href, OSW_COMPAT_FIX);
+}
+`;
 const workerMain = readFileSync(join(root, 'bindings', 'worker-main.js'), 'utf8');
 
 // Node entries: findWasm reads osw.wasm beside the entry (or options.wasmUrl: a path, a
@@ -203,6 +221,30 @@ function findWasm(options) {
   }
   return oswReadAndCompile(${defaultPath});
 }
+// osw-compat.wasm (bindings/compat-loader.js): beside the entry, read at once when a compat
+// mode is first used, or as loadCompat({ wasmUrl, wasmBinary }) says.
+function oswCompatFind(options) {
+  if (options.wasmBinary !== undefined) return oswCompileBytes(options.wasmBinary, 'the wasmBinary option', '', OSW_COMPAT_FIX);
+  if (options.wasmUrl !== undefined) {
+    const url = String(options.wasmUrl);
+    if (/^https?:/i.test(url)) return oswFetchAndCompile(url, OSW_COMPAT_FIX);
+    return Promise.resolve().then(() => oswCompatFindSync(/^file:/i.test(url) ? fileURLToPath(url) : url));
+  }
+  return Promise.resolve().then(() => oswCompatFindSync());
+}
+function oswCompatFindSync(file = ${defaultPath.replace('OSW_WASM_FILE', "'osw-compat.wasm'")}) {
+  let bytes;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    throw oswLoadError(file, e && e.code === 'ENOENT' ? 'no such file' : \`it cannot be read (\${e && e.message})\`, e, OSW_COMPAT_FIX);
+  }
+  try {
+    return new WebAssembly.Module(bytes);
+  } catch (e) {
+    throw oswLoadError(file, \`it does not compile (\${e && e.message})\`, e, OSW_COMPAT_FIX);
+  }
+}
 function oswLoadMt(threads) {
   const mainScript = ${mtDefaultPath.replace('OSW_MT_WASM_FILE', "'osw-mt-node.cjs'")};
   return oswLoadThreaded({
@@ -222,6 +264,7 @@ const { fileURLToPath } = require('url');
 ${glue}
 ${loader}${loaderMt}${nodeFindWasm('join(__dirname, OSW_WASM_FILE)', 'join(__dirname, OSW_MT_WASM_FILE)')}
 const oswRequire = require;  // the threaded build's glue, dist/osw-mt-node.cjs, on first use
+${inlineCompat('oswCompatFind', 'oswCompatFindSync')}
 ${api}
 ${workerClient}
 function oswCreateWorkerSampler(o, cs) {
@@ -265,6 +308,7 @@ function oswHere(file) {
 ${loaderMt}${nodeFindWasm('oswHere(OSW_WASM_FILE)', 'oswHere(OSW_MT_WASM_FILE)')}
 // The threaded build's glue (dist/osw-mt-node.cjs, CommonJS), required on first use.
 const oswRequire = (file) => createRequire(file)(file);
+${inlineCompat('oswCompatFind', 'oswCompatFindSync')}
 ${api}
 ${workerClient}
 function oswCreateWorkerSampler(o, cs) {
@@ -308,6 +352,12 @@ function oswLoadMt(threads) {
 const browserSource = `${glue}
 ${loader}
 ${browserFindWasm}
+// The compat modes' JavaScript: dist/compat.mjs, imported by the first sampler.loadCompat().
+let oswCompatLoaded = null;
+function oswCompatCodeNow() { return oswCompatLoaded; }
+function oswCompatCodeLoad() {
+  return import('./compat.mjs').then((m) => (oswCompatLoaded = m.oswCompatMake(oswFetchAndCompile, oswCompileBytes)));
+}
 ${api}
 // createSampler({ worker }) loads its code only when asked for.
 function oswCreateWorkerSampler(o, cs) {
@@ -340,6 +390,8 @@ await minifyIfChanged(workerClientSource, 'worker-client.mjs', join(build, 'work
 const workerSource = `${glue}
 ${loader}
 ${browserFindWasm}
+${browserCompatFind}
+${inlineCompat('oswCompatFind', 'null')}
 ${api}
 ${workerMain}
 oswServeWorker(makeApi(loadModule).createSampler, {
@@ -350,6 +402,19 @@ oswServeWorker(makeApi(loadModule).createSampler, {
 await minifyIfChanged(workerSource, 'worker.mjs', join(build, 'worker.source.mjs'), async (source) => {
   const out = await minifyModule('worker.source.mjs', source, false, banner.trim());
   writeFileSync(join(dist, 'worker.mjs'), out.code + '\n');
+});
+
+// dist/compat.mjs: the compat modes' JavaScript for browser.mjs (see oswCompatCodeLoad there),
+// finding osw-compat.wasm beside itself with the loader functions browser.mjs hands it.
+const compatSource = `${compatCode}
+export function oswCompatMake(oswFetchAndCompile, oswCompileBytes) {
+  ${browserCompatFind.trim()}
+  return oswCompatCode(oswCompatFind, null);
+}
+`;
+await minifyIfChanged(compatSource, 'compat.mjs', join(build, 'compat.source.mjs'), async (source) => {
+  const out = await minifyModule('compat.source.mjs', source, false, banner.trim());
+  writeFileSync(join(dist, 'compat.mjs'), out.code + '\n');
 });
 
 console.log('build: dist/ is up to date');

@@ -30,6 +30,10 @@ const NEEDS = [
   { what: 'clang 14 sanitizer/fuzzer runtime', ok: () => existsSync('/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a'), pkg: 'libclang-rt-14-dev' },
   // Debian's torch for /usr/bin/python3 (a file check: importing torch takes seconds)
   { what: 'PyTorch (tests/js/affinegrid-torch.test.mjs)', ok: () => existsSync('/usr/lib/python3/dist-packages/torch/__init__.py'), pkg: 'python3-torch' },
+  // The compat modes' oracles (tests/compat/oracle_*.py, tests/js/compat-libs.test.mjs)
+  { what: 'Pillow (compat \'pillow\' oracle)', ok: () => existsSync('/usr/lib/python3/dist-packages/PIL/__init__.py'), pkg: 'python3-pil' },
+  { what: 'OpenCV (compat \'opencv\' oracle)', ok: () => existsSync('/usr/lib/python3/dist-packages/cv2/__init__.py') || existsSync('/usr/lib/python3/dist-packages/cv2.cpython-311-x86_64-linux-gnu.so'), pkg: 'python3-opencv' },
+  { what: 'NumPy (the oracles)', ok: () => existsSync('/usr/lib/python3/dist-packages/numpy/__init__.py'), pkg: 'python3-numpy' },
 ];
 
 function onPath(cmd) {

@@ -26,7 +26,7 @@ const engines = (process.argv.find((a) => a.startsWith('--engines='))?.slice(10)
 for (const e of engines) if (!ENGINES[e]) { console.error(`--engines: unknown engine ${e} (${Object.keys(ENGINES).join(', ')})`); process.exit(2); }
 // The browser tests that run in every engine (through helpers.mjs openBrowser); the other
 // files of tests/browser use Playwright's page API and run in Chromium only.
-const EVERY_ENGINE = new Set(['conformance.test.mjs', 'csp.test.mjs', 'demo-smoke.test.mjs', 'engine.test.mjs',
+const EVERY_ENGINE = new Set(['compat.test.mjs', 'conformance.test.mjs', 'csp.test.mjs', 'demo-smoke.test.mjs', 'engine.test.mjs',
   'image-helpers.test.mjs', 'package.test.mjs', 'threads.test.mjs', 'worker.test.mjs']);
 // Node versions besides the system one, pinned: the oldest line package.json's engines
 // allows (>=18: its last release) and the newest release on the npm registry.

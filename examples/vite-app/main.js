@@ -24,10 +24,20 @@ async function main() {
   const yw = await worker.resize(x, { sizes: [1, 1, 4, 4], mode: 'linear' });
   worker.dispose();
 
-  const result = { dims: y.dims, data: Array.from(y.data), image: [big.width, big.height], worker: { threads: worker.threads, data: Array.from(yw.data) } };
+  // The bytes PIL.Image.resize gives, for a model trained on images Pillow resized: the
+  // compat modes live in a second module (osw-compat.wasm), which loadCompat() fetches.
+  await sampler.loadCompat();
+  const pil = sampler.resize({ type: 'uint8', dims: [1, h, w, 4], data: new Uint8Array(px.buffer) },
+    { sizes: [4, 8], axes: [1, 2], compat: 'pillow', mode: 'lanczos' });
+
+  const result = {
+    dims: y.dims, data: Array.from(y.data), image: [big.width, big.height], worker: { threads: worker.threads, data: Array.from(yw.data) },
+    pillow: { dims: pil.dims, data: Array.from(pil.data) },
+  };
   out.textContent = `resize 2x2 -> 4x4 (linear):\n${[0, 1, 2, 3].map((r) => Array.from(y.data.slice(4 * r, 4 * r + 4)).join('  ')).join('\n')}\n` +
     `resizeImage 16x8 -> ${big.width}x${big.height} (cubic)\n` +
-    `in a worker (${worker.threads} thread${worker.threads === 1 ? '' : 's'}): ${yw.data.join(' ') === y.data.join(' ') ? 'the same values' : 'different values!'}`;
+    `in a worker (${worker.threads} thread${worker.threads === 1 ? '' : 's'}): ${yw.data.join(' ') === y.data.join(' ') ? 'the same values' : 'different values!'}\n` +
+    `as Pillow (LANCZOS) 16x8 -> ${pil.dims[2]}x${pil.dims[1]}: ${pil.data.slice(0, 8).join(' ')} ...`;
   document.body.dataset.result = JSON.stringify(result);
   document.body.dataset.status = 'ok';
 }

@@ -15,6 +15,7 @@ import { createServer } from 'node:net';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ISOLATION_HEADERS, collectErrors, launchBrowser, repoRoot, startStaticServer, tarballPath } from './helpers.mjs';
 
 const VITE = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
@@ -52,9 +53,12 @@ test('the Vite example builds against the packed tarball and runs in Chromium', 
 
   const assets = readdirSync(join(app, 'dist', 'assets'));
   // osw.wasm, and the threaded build (osw-mt.wasm, osw-mt.mjs: fetched only for threads)
-  const wasmFiles = assets.filter((f) => f.endsWith('.wasm') && !f.startsWith('osw-mt'));
+  const wasmFiles = assets.filter((f) => f.endsWith('.wasm') && !f.startsWith('osw-mt') && !f.startsWith('osw-compat'));
   assert.equal(wasmFiles.length, 1, `one osw .wasm in dist/assets (${assets.join(', ')})`);
   assert.match(wasmFiles[0], /^osw.*\.wasm$/);
+  // and the compat modes' module, fetched by loadCompat() (the app calls it)
+  const compatWasm = assets.filter((f) => /^osw-compat.*\.wasm$/.test(f));
+  assert.equal(compatWasm.length, 1, `osw-compat .wasm in dist/assets (${assets.join(', ')})`);
   assert.equal(assets.filter((f) => /^osw-mt.*\.(wasm|mjs)$/.test(f)).length, 2, `the threaded build's osw-mt .wasm and .mjs in dist/assets (${assets.join(', ')})`);
 
   server = await startStaticServer([['/', join(app, 'dist')]]);
@@ -74,8 +78,16 @@ test('the Vite example builds against the packed tarball and runs in Chromium', 
   // loads on demand), which computed the same values with one thread (no isolation here)
   assert.deepEqual(result.worker, { threads: 1, data: result.data });
   assert.ok(assets.some((f) => /^worker-client.*\.js$/.test(f)) && assets.some((f) => /^worker-[^c].*\.js$/.test(f)), `the worker files in dist/assets (${assets.join(', ')})`);
-  assert.deepEqual(wasmResponses, [[200, `/assets/${wasmFiles[0]}`, 'application/wasm'], [200, `/assets/${wasmFiles[0]}`, 'application/wasm']],
-    'the bundled wasm was fetched from the build output, by the page and by the worker');
+  assert.deepEqual(wasmResponses, [[200, `/assets/${wasmFiles[0]}`, 'application/wasm'], [200, `/assets/${wasmFiles[0]}`, 'application/wasm'],
+    [200, `/assets/${compatWasm[0]}`, 'application/wasm']],
+    'the bundled wasm was fetched from the build output, by the page and by the worker, then osw-compat.wasm by loadCompat()');
+  // compat 'pillow' in the bundle gives the bytes of the package in Node
+  const node = await (await import(pathToFileURL(join(app, 'node_modules', 'onnx-sampling-wasm', 'dist', 'index.mjs')).href)).createSampler();
+  const w = 16, h = 8, px = new Uint8Array(w * h * 4);
+  for (let i = 0; i < h; i++) for (let j = 0; j < w; j++) px.set([j * 17, i * 36, 255 - j * 17, 255], 4 * (i * w + j));
+  const pil = node.resize({ type: 'uint8', dims: [1, h, w, 4], data: px }, { sizes: [4, 8], axes: [1, 2], compat: 'pillow', mode: 'lanczos' });
+  assert.deepEqual(result.pillow, { dims: pil.dims, data: Array.from(pil.data) });
+  node.dispose();
   // the canvas shows the resized gradient: blue on the left, red on the right
   const [left, right] = await page.evaluate(() => {
     const ctx = document.getElementById('picture').getContext('2d');
@@ -133,7 +145,8 @@ test('the Vite example also runs under the vite dev server', async (t) => {
   assert.equal(status.status, 'ok', `the app reported: ${status.error}`);
   assert.deepEqual(JSON.parse(status.result).data.slice(0, 4), [1, 1.25, 1.75, 2]);
   assert.deepEqual(JSON.parse(status.result).worker.data.slice(0, 4), [1, 1.25, 1.75, 2], 'the worker sampler works under vite dev');
-  assert.deepEqual(wasm, [[200, 'application/wasm'], [200, 'application/wasm']]);
+  assert.deepEqual(wasm, [[200, 'application/wasm'], [200, 'application/wasm'], [200, 'application/wasm']]);
+  assert.equal(JSON.parse(status.result).pillow.dims.join(), '1,4,8,4', 'compat \'pillow\' works under vite dev');
   assert.deepEqual(errors, []);
   await page.close();
   devServer.kill();

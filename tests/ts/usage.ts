@@ -173,13 +173,24 @@ export async function main(wasmBytes: Uint8Array): Promise<number> {
   sampler.upsample(x, { scales: [2], mode: 'cubic' });
   // @ts-expect-error: resize output of a float32 tensor is not float64
   const wrongOut: OutputTensor<'float64'> = sampler.resize(x, { scales: [1, 1, 2, 2] });
+  const u8img = { type: 'uint8', dims: [1, 8, 16, 4], data: new Uint8Array(512) } as const;
   // @ts-expect-error: the returned dims are numbers
   const wrongDims: string[] = y.dims;
+  // compat 'pillow' / 'opencv': another library's resize, with its own filters
+  await sampler.loadCompat();
+  const pil = sampler.resize(u8img, { sizes: [4, 8], axes: [1, 2], compat: 'pillow', mode: 'lanczos' });
+  const cv: Uint8Array = sampler.resize(u8img, { scales: [0.5, 0.5], axes: [1, 2], compat: 'opencv', mode: 'area' }).data;
+  const viaImage = sampler.resizeImage({ width: 2, height: 2, data: new Uint8ClampedArray(16) }, { width: 1, compat: 'opencv', mode: 'nearest_exact' });
+  // @ts-expect-error: compat libraries are 'pillow' and 'opencv'
+  sampler.resize(u8img, { sizes: [4, 8], axes: [1, 2], compat: 'pil' });
+  // @ts-expect-error: there is no 'lanczos4' filter
+  sampler.resize(u8img, { sizes: [4, 8], axes: [1, 2], compat: 'pillow', mode: 'lanczos4' });
 
   return types.length + r2.length + r3.length + r4.length + r5.length + r6.length + r7.length + r8.length +
     dims.length + yData.length + y64Data.length + yBigData.length + yCrop.data.length + yU8.data.length +
     u.data.length + u2.data.length + g.data.length + g2.data.length + g3.data.length +
     bad.dims.length + wrongOut.dims.length + wrongDims.length + wyData.length + wyType.length + wy2.data.length +
     u8.length + u8c.length + rxData.length + rAny.length + nchw.length + nchwNorm.length + nhwc.length + nhwcF.length +
-    held + notF32.length + ag.data.length + ag64Data.length + agRunData.length + warped.data.length;
+    held + notF32.length + ag.data.length + ag64Data.length + agRunData.length + warped.data.length +
+    pil.data.length + cv.length + viaImage.width;
 }
