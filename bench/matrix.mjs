@@ -62,6 +62,17 @@ function jobs() {
       for (const mode of ['linear', 'cubic'])
         resize(`uint8 ${tag} 1080p ${mode} antialias down ${tag2}`, 'uint8', 'NHWC', nhwc(c, 1080, 1920), nhwc(c, o[0], o[1]), mode, true);
   resize('f32 NCHW C=3 1080p linear antialias down 2x', 'float32', 'NCHW', nchw(3, 1080, 1920), nchw(3, 540, 960), 'linear', true);
+  // compat 'pillow' / 'opencv' (issue 18): the library's own call, timed beside it (same),
+  // and beside our own uint8 path for the same work (the rows above: antialias linear/cubic).
+  for (const [c, tag] of [[4, 'RGBA'], [3, 'RGB']]) {
+    for (const [o, tag2] of [[[540, 960], '2x'], [[432, 768], '2.5x']])
+      for (const mode of ['linear', 'cubic', 'lanczos'])
+        J.push({ name: `compat pillow uint8 ${tag} 1080p ${mode} down ${tag2}`, op: 'compat', lib: 'pillow', type: 'uint8', in: nhwc(c, 1080, 1920), out: nhwc(c, o[0], o[1]), mode });
+    for (const [i, o, mode, tag2] of [[540, 1080, 'linear', 'up 2x'], [720, 1080, 'cubic', 'up 1.5x'], [1080, 540, 'area', 'down 2x'], [1080, 360, 'area', 'down 3x'], [1080, 432, 'linear', 'down 2.5x']])
+      J.push({ name: `compat opencv uint8 ${tag} ${mode} ${tag2}`, op: 'compat', lib: 'opencv', type: 'uint8', in: nhwc(c, i, i * 16 / 9), out: nhwc(c, o, o * 16 / 9), mode });
+  }
+  J.push({ name: 'compat opencv f32 RGB linear up 2x', op: 'compat', lib: 'opencv', type: 'float32', in: nhwc(3, 540, 960), out: nhwc(3, 1080, 1920), mode: 'linear' });
+  J.push({ name: 'compat pillow f32 C=1 cubic down 2.5x', op: 'compat', lib: 'pillow', type: 'float32', in: nhwc(1, 1080, 1920), out: nhwc(1, 432, 768), mode: 'cubic' });
   for (const mode of ['nearest', 'linear', 'cubic'])
     for (const padding of ['zeros', 'border'])
       J.push({ name: `GridSample f32 C=32 256² ${mode} ${padding}`, op: 'grid', type: 'float32', x: [1, 32, 256, 256], grid: [1, 256, 256, 2], mode, padding });
@@ -94,6 +105,13 @@ function grid(h, w) {
 }
 
 function ourCase(S, job) {
+  if (job.op === 'compat') {
+    // the compat module keeps its own memory: arrays in, arrays out (copies included)
+    const x = { type: job.type, dims: job.in, data: job.type === 'uint8' ? new Uint8Array(job.in.reduce((a, b) => a * b)) : new Float32Array(job.in.reduce((a, b) => a * b)) };
+    fill(x);
+    const o = { mode: job.mode, axes: [1, 2], sizes: [job.out[1], job.out[2]], compat: job.lib };
+    return { run: () => S.resize(x, o), dispose: () => {} };
+  }
   if (job.op === 'resize') {
     const x = S.tensor(job.type, job.in);
     fill(x);

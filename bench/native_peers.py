@@ -141,6 +141,25 @@ def peers_for(job):
                         "similar", lambda img=img, flt=flt: img.resize((ow, oh), flt)))
         elif Image is None:
             skipped.append(("pillow", MISSING["pillow"]))
+    elif op == "compat":
+        # compat 'pillow' / 'opencv': the library's own call on the same image (HxWxC).
+        img = data(job["in"], t)[0]
+        oh, ow = job["out"][1], job["out"][2]
+        if job["lib"] == "pillow":
+            if Image is None:
+                skipped.append(("pillow", MISSING["pillow"]))
+            else:
+                flt = {"linear": Image.BILINEAR, "cubic": Image.BICUBIC, "lanczos": Image.LANCZOS, "box": Image.BOX,
+                       "hamming": Image.HAMMING, "nearest": Image.NEAREST}[job["mode"]]
+                c = img.shape[2]
+                pil = Image.fromarray(img[:, :, 0] if c == 1 else img, {1: "F" if t == "float32" else "L", 3: "RGB", 4: "RGBA"}[c])
+                out.append(("pillow", f"Image.resize {job['mode']}", "same", lambda pil=pil, flt=flt: pil.resize((ow, oh), flt)))
+        elif cv2 is None:
+            skipped.append(("opencv", MISSING["opencv"]))
+        else:
+            flag = {"linear": cv2.INTER_LINEAR, "cubic": cv2.INTER_CUBIC, "area": cv2.INTER_AREA, "nearest": cv2.INTER_NEAREST,
+                    "nearest_exact": cv2.INTER_NEAREST_EXACT}[job["mode"]]
+            out.append(("opencv", f"cv2.resize {job['mode']}", "same", lambda img=img, flag=flag: cv2.resize(img, (ow, oh), interpolation=flag)))
     elif op == "grid":
         x = data(job["x"], t)
         g = rotated_grid(job["grid"][1], job["grid"][2])
