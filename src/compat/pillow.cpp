@@ -129,10 +129,25 @@ bool build_axis(int in, int out, PillowFilter f, bool fixed, Axis* a) {
       for (int t = 0; t < cnt; ++t) w[t] /= sum;
     for (int t = cnt; t < ksize; ++t) w[t] = 0.0;
     if (fixed) {
+      // Taps whose 22-bit weight is 0 at either end add nothing to an integer sum: dropped
+      // (bilinear and bicubic upscaling have such taps; the float path keeps them, since
+      // 0 * inf is NaN there).
       int32_t* k = a->k + size_t(i) * ksize;
-      for (int t = 0; t < ksize; ++t)
-        k[t] = w[t] < 0 ? int32_t(-0.5 + w[t] * (1 << kPrecisionBits))
-                        : int32_t(0.5 + w[t] * (1 << kPrecisionBits));
+      int32_t tmp;
+      int skip = 0, kept = 0;
+      for (int t = 0; t < cnt; ++t) {
+        tmp = w[t] < 0 ? int32_t(-0.5 + w[t] * (1 << kPrecisionBits))
+                       : int32_t(0.5 + w[t] * (1 << kPrecisionBits));
+        if (kept == 0 && tmp == 0) {
+          ++skip;
+          continue;
+        }
+        k[kept++] = tmp;
+      }
+      while (kept > 0 && k[kept - 1] == 0) --kept;
+      for (int t = kept; t < ksize; ++t) k[t] = 0;
+      if (kept > 0) lo += skip;
+      cnt = kept;
     }
     a->start[i] = lo;
     a->count[i] = cnt;
@@ -203,7 +218,29 @@ inline uint8_t clip8(int32_t s) {
 }
 
 void premultiply_row(const uint8_t* s, uint8_t* d, int pixels, int c) {
-  for (int i = 0; i < pixels; ++i, s += c, d += c) {
+  int i = 0;
+#if OSW_HAVE_SIMD
+  // 16 bytes (whole pixels for c = 2 or 4) at a time: every byte times its pixel's alpha in
+  // 16 bits (c * a + 128 <= 65153, plus t >> 8 still below 2^16), alpha bytes kept.
+  const v128_t alpha_of = c == 4 ? wasm_i8x16_make(3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15)
+                                 : wasm_i8x16_make(1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15);
+  const v128_t is_alpha = c == 4 ? wasm_i32x4_splat(int32_t(0xFF000000u)) : wasm_i16x8_splat(int16_t(0xFF00));
+  const v128_t half = wasm_i16x8_splat(128);
+  const int per = 16 / c;
+  for (; i + per <= pixels; i += per) {
+    v128_t v = wasm_v128_load(s + size_t(i) * c);
+    v128_t a = wasm_i8x16_swizzle(v, alpha_of);
+    v128_t lo = wasm_i16x8_add(wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(v), wasm_u16x8_extend_low_u8x16(a)), half);
+    v128_t hi = wasm_i16x8_add(wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(v), wasm_u16x8_extend_high_u8x16(a)), half);
+    lo = wasm_u16x8_shr(wasm_i16x8_add(lo, wasm_u16x8_shr(lo, 8)), 8);
+    hi = wasm_u16x8_shr(wasm_i16x8_add(hi, wasm_u16x8_shr(hi, 8)), 8);
+    v128_t r = wasm_u8x16_narrow_i16x8(lo, hi);
+    wasm_v128_store(d + size_t(i) * c, wasm_v128_bitselect(v, r, is_alpha));
+  }
+#endif
+  s += size_t(i) * c;
+  d += size_t(i) * c;
+  for (; i < pixels; ++i, s += c, d += c) {
     unsigned a = s[c - 1];
     for (int j = 0; j < c - 1; ++j) {
       unsigned t = s[j] * a + 128;
@@ -213,12 +250,16 @@ void premultiply_row(const uint8_t* s, uint8_t* d, int pixels, int c) {
   }
 }
 
+// 255 * v / a (truncated) as (255 * v * m_a) >> 32 with m_a = ceil(2^32 / a): exact, since
+// 255 * v * (m_a * a - 2^32) < 65025 * 254 < 2^32. Alpha 0 and 255 leave the pixel alone.
 void unpremultiply(uint8_t* p, size_t pixels, int c) {
+  uint64_t recip[256];  // m_1 = 2^32 needs 33 bits
+  for (unsigned a = 1; a < 256; ++a) recip[a] = ((uint64_t(1) << 32) + a - 1) / a;
   for (size_t i = 0; i < pixels; ++i, p += c) {
     unsigned a = p[c - 1];
     if (a == 0 || a == 255) continue;
     for (int j = 0; j < c - 1; ++j) {
-      unsigned v = 255u * p[j] / a;
+      uint64_t v = (uint64_t(255u * p[j]) * recip[a]) >> 32;
       p[j] = uint8_t(v > 255 ? 255 : v);
     }
   }
@@ -252,19 +293,26 @@ void horizontal_row_u8(const uint8_t* s, uint8_t* d, int out, int c, const Axis&
                        const int32_t* table, const int* vecs) {
 #if OSW_HAVE_SIMD
   int stride = horizontal_vectors(c, a.ksize) * 4;
-  size_t step = c == 3 ? 3 : 4;
   const v128_t zero = wasm_i32x4_splat(0);
   for (int i = 0; i < out; ++i, d += c) {
     const uint8_t* p = s + size_t(a.start[i]) * c;
     const int32_t* k = table + size_t(i) * stride;
     v128_t acc = zero, acc2 = zero;
     int nv = vecs[i], j = 0;
-    for (; j + 2 <= nv; j += 2, p += 2 * step, k += 8) {
-      v128_t b0 = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p)));
-      v128_t b1 =
-          wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p + step)));
-      acc = wasm_i32x4_add(acc, wasm_i32x4_mul(b0, wasm_v128_load(k)));
-      acc2 = wasm_i32x4_add(acc2, wasm_i32x4_mul(b1, wasm_v128_load(k + 4)));
+    if (c != 3) {
+      // Vectors j and j + 1 are 8 contiguous bytes: one load, widened twice.
+      for (; j + 2 <= nv; j += 2, p += 8, k += 8) {
+        v128_t b = wasm_u16x8_extend_low_u8x16(wasm_v128_load64_zero(p));
+        acc = wasm_i32x4_add(acc, wasm_i32x4_mul(wasm_u32x4_extend_low_u16x8(b), wasm_v128_load(k)));
+        acc2 = wasm_i32x4_add(acc2, wasm_i32x4_mul(wasm_u32x4_extend_high_u16x8(b), wasm_v128_load(k + 4)));
+      }
+    } else {
+      for (; j + 2 <= nv; j += 2, p += 6, k += 8) {
+        v128_t b0 = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p)));
+        v128_t b1 = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p + 3)));
+        acc = wasm_i32x4_add(acc, wasm_i32x4_mul(b0, wasm_v128_load(k)));
+        acc2 = wasm_i32x4_add(acc2, wasm_i32x4_mul(b1, wasm_v128_load(k + 4)));
+      }
     }
     if (j < nv) {
       v128_t b0 = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p)));
@@ -380,8 +428,14 @@ void used_rows(const Axis& v, bool need_v, int in_h, int out_h, int* first, int*
     *last = in_h;
     return;
   }
-  *first = v.start[0];
-  *last = v.start[out_h - 1] + v.count[out_h - 1];
+  *first = in_h;
+  *last = 0;
+  for (int i = 0; i < out_h; ++i) {
+    if (v.count[i] == 0) continue;
+    if (v.start[i] < *first) *first = v.start[i];
+    if (v.start[i] + v.count[i] > *last) *last = v.start[i] + v.count[i];
+  }
+  if (*first > *last) *first = *last = 0;
 }
 
 }  // namespace
@@ -458,7 +512,7 @@ int pillow_resize_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, PillowFi
     }
     if (need_v) {
       for (int r = 0; r < out_h; ++r)
-        vertical_row_u8(vsrc, mid_row, av.start[r] - vfirst_shift, av.count[r],
+        vertical_row_u8(vsrc, mid_row, av.count[r] ? av.start[r] - vfirst_shift : 0, av.count[r],
                         av.k + size_t(r) * av.ksize, dst + size_t(r) * mid_row, mid_row);
     }
     if (premultiply) unpremultiply(dst, size_t(out_h) * out_w, c);
