@@ -2,7 +2,8 @@
 // same work (development tool; single thread). Natively:
 //   g++ -O2 -msse4.1 -std=c++17 -Isrc -Itests/cpp -DOSW_USE_SIMDE tests/compat/bench_pillow.cpp
 //       src/*.cpp src/compat/pillow.cpp -o /tmp/bench_pillow        (one command line)
-// or with em++ -O2 -msimd128 -fno-exceptions (run with node).
+// or em++ -O2 -msimd128 -fno-exceptions -sALLOW_MEMORY_GROWTH=1 ... -o /tmp/bench_pillow.js,
+// run with node --no-experimental-fetch.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
