@@ -845,12 +845,12 @@ function makeApi(loadModule) {
     // The compat modes' code (bindings/compat.js), with this sampler's instance of
     // osw-compat.wasm (this._cx: its own memory, dropped by dispose()) made on first use.
     // Where the module can be had at once (Node) it is; elsewhere (browsers fetch it)
-    // loadCompat() must have run first, which the error says.
-    _compat(compat) {
+    // loadCompat() must have run first, which the error says. what: the caller, for it.
+    _compat(what) {
       if (this._cx === null) {
         const m = oswCompatModuleSync();
         if (m === null) {
-          const e = new Error(`resize: compat '${Object.keys(COMPATS)[compat]}' runs in osw-compat.wasm, a second module fetched only by programs that use it; ` +
+          const e = new Error(`${typeof what === 'number' ? `resize: compat '${Object.keys(COMPATS)[what]}'` : what} runs in osw-compat.wasm, a second module fetched only by programs that use it; ` +
             'load it first: `await sampler.loadCompat()` once, or createSampler({ loadCompat: true })');
           e.oswNeedsCompat = true;  // the worker API loads it and calls again (worker-main.js)
           throw e;

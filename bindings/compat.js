@@ -155,7 +155,133 @@ function oswCompatCode(find, findSync) {
     return { type: x.type, dims: outDims, data: Ctor === Uint8Array ? out : new Ctor(out.buffer, 0, outN) };
   }
 
+  // ---------------------------------------------------------------- preprocessing helpers
+  // (sampler methods installed by image.js; they live here, with the compat modes they use,
+  // so that the default download does not grow). h: image.js's helpers.
+
+  // Python's round(): half to even.
+  const pyRound = roundHalfEven;
+
+  // The pixels of an image as a uint8 (1, H, W, C) tensor (C = 3 for RGB input, else 4).
+  const imageTensor = (px) => ({ type: 'uint8', dims: [1, px.height, px.width, px.rgb ? 3 : 4], data: px.data });
+
+  // Pads / crops the (1, H, W, C) bytes to (1, th, tw, C): the window starts at (top, left)
+  // of the source (negative: padding there), outside pixels take fill (one value per
+  // channel). Out: the array kind of the result.
+  function window(y, th, tw, top, left, fill, Out = Uint8ClampedArray) {
+    const [, H, W, C] = y.dims, src = y.data, out = new Out(th * tw * C);
+    for (let i = 0; i < th; i++) {
+      const si = i + top;
+      for (let j = 0; j < tw; j++) {
+        const sj = j + left, o = (i * tw + j) * C;
+        if (si >= 0 && si < H && sj >= 0 && sj < W) for (let c = 0; c < C; c++) out[o + c] = src[(si * W + sj) * C + c];
+        else for (let c = 0; c < C; c++) out[o + c] = fill[c];
+      }
+    }
+    return out;
+  }
+
+  // torchvision's transforms.Resize(size) + CenterCrop(crop): the shorter side becomes
+  // size (the longer int(size * long / short)), then the centre crop (window corner
+  // round((H - th) / 2), padded with 0 where the crop is larger). An image: as on a PIL
+  // image (Image.resize BILINEAR by default, Pillow's bytes: compat 'pillow'); a tensor
+  // ((N, )C, H, W): as on a tensor (F.interpolate, antialias, align_corners=False:
+  // compat 'pytorch' with antialias).
+  function resizeCrop(sampler, input, o, h) {
+    const size = h.checkSize(o.size, 'size');
+    const crop = o.crop === undefined ? [size, size] : typeof o.crop === 'number' ? [o.crop, o.crop] : o.crop;
+    if (!Array.isArray(crop) || crop.length !== 2) throw new TypeError(`crop: expected a number or [height, width], got ${h.describe(o.crop)}`);
+    const [th, tw] = crop.map((v, i) => h.checkSize(v, typeof o.crop === 'number' ? 'crop' : `crop[${i}]`));
+    const tensor = input !== null && typeof input === 'object' && 'type' in input && 'dims' in input;
+    const px = tensor ? null : h.readPixels(input, 'image');
+    const x = tensor ? h.checkTensor(input, 'x') : imageTensor(px);
+    const rank = x.dims.length;
+    if (tensor && (rank < 3 || rank > 4)) throw new RangeError(`x: expected dims (C, H, W) or (N, C, H, W), got [${x.dims.join(', ')}]`);
+    const hAxis = tensor ? rank - 2 : 1, H = x.dims[hAxis], W = x.dims[hAxis + 1];
+    const short = Math.min(H, W), long = Math.max(H, W), other = Math.floor(size * long / short);
+    const [oh, ow] = W <= H ? [other, size] : [size, other];
+    const ro = tensor
+      ? { sizes: [oh, ow], axes: [hAxis, hAxis + 1], mode: o.mode || 'linear', antialias: true, compat: 'pytorch', coordinateTransformationMode: 'pytorch_half_pixel' }
+      : { sizes: [oh, ow], axes: [1, 2], mode: o.mode || 'linear', compat: 'pillow' };
+    const y = oh === H && ow === W ? x : sampler.resize(x, ro);
+    const top = th > oh ? -((th - oh) >> 1) : pyRound((oh - th) / 2), left = tw > ow ? -((tw - ow) >> 1) : pyRound((ow - tw) / 2);
+    if (!tensor) {
+      const C = y.dims[3];
+      return h.imageOut(window(y, th, tw, top, left, new Array(C).fill(0)), tw, th, px);
+    }
+    // a tensor: every (N, C) plane cropped alike
+    const planes = x.dims.slice(0, hAxis).reduce((a, b) => a * b, 1), out = new y.data.constructor(planes * th * tw);
+    for (let p = 0; p < planes; p++) {
+      const plane = { dims: [1, oh, ow, 1], data: y.data.subarray(p * oh * ow, (p + 1) * oh * ow) };
+      out.set(window(plane, th, tw, top, left, [0], y.data.constructor), p * th * tw);
+    }
+    return { type: y.type, dims: [...x.dims.slice(0, hAxis), th, tw], data: out };
+  }
+
+  // YOLO's letterbox (Ultralytics LetterBox, center=True, scaleup=True, auto=False): scale
+  // r = min(height / H, width / W); the image resized to (round(W r), round(H r)) by
+  // cv2.resize INTER_LINEAR (compat 'opencv'), then padded on each side to width x height
+  // (left = round(dw / 2 - 0.1), top = round(dh / 2 - 0.1)) with fill (default 114; alpha
+  // 255). Returns { image, scale, left, top } (a box maps back as (x - left) / scale).
+  function letterbox(sampler, image, o, h) {
+    const width = h.checkSize(o.width, 'width'), height = h.checkSize(o.height, 'height');
+    const fillV = o.fill === undefined ? 114 : h.checkInt(o.fill, 'fill');
+    if (fillV < 0 || fillV > 255) throw new RangeError(`fill: expected a byte value 0..255, got ${fillV}`);
+    const px = h.readPixels(image, 'image'), H = px.height, W = px.width;
+    const r = Math.min(height / H, width / W);
+    const nw = pyRound(W * r), nh = pyRound(H * r);
+    const x = imageTensor(px);
+    const y = nw === W && nh === H ? x : sampler.resize(x, { sizes: [nh, nw], axes: [1, 2], compat: 'opencv', mode: o.mode || 'linear' });
+    const dw = (width - nw) / 2, dh = (height - nh) / 2;
+    const left = pyRound(dw - 0.1), top = pyRound(dh - 0.1);
+    const C = y.dims[3], fill = C === 4 ? [fillV, fillV, fillV, 255] : [fillV, fillV, fillV];
+    return { image: h.imageOut(window(y, height, width, -top, -left, fill), width, height, px), scale: r, left, top };
+  }
+
+  // cv2.warpAffine's geometry: matrix [[a, b, c], [d, e, f]] maps source pixel coordinates
+  // (pixel centres at integers) to the output's (inverse: true, the output's to the
+  // source's, as WARP_INVERSE_MAP). Sampled by gridSample (mode, paddingMode) through
+  // affineGrid in float64, premultiplied for linear and cubic so that transparent pixels
+  // do not bleed; the output is width x height (default: the input's).
+  function warpImage(sampler, image, matrix, o, h) {
+    const m = Array.isArray(matrix) && matrix.length === 2 && matrix.every((row) => Array.isArray(row) && row.length === 3) ? matrix.flat()
+      : Array.isArray(matrix) || ArrayBuffer.isView(matrix) ? Array.from(matrix) : null;
+    if (!m || m.length !== 6) throw new TypeError(`matrix: expected a 2x3 matrix ([[a, b, c], [d, e, f]] or 6 numbers), got ${h.describe(matrix)}`);
+    m.forEach((v, i) => { if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`matrix[${i}]: expected a finite number, got ${h.describe(v)}`); });
+    const px = h.readPixels(image, 'image'), H = px.height, W = px.width;
+    const ow = o.width === undefined ? W : h.checkSize(o.width, 'width'), oh = o.height === undefined ? H : h.checkSize(o.height, 'height');
+    let [a, b, c, d, e, f] = m;
+    if (!o.inverse) {  // the inverse map: output -> source
+      const det = a * e - b * d;
+      if (!(det !== 0) || !Number.isFinite(1 / det)) throw new RangeError('matrix: not invertible (its determinant is 0)');
+      [a, b, c, d, e, f] = [e / det, -b / det, (b * f - c * e) / det, -d / det, a / det, (c * d - a * f) / det];
+    }
+    // Output index j has base coordinate u = (2j + 1) / ow - 1 (affineGrid, alignCorners
+    // false), so j = (ow u + ow - 1) / 2; source pixel p has grid value (2p + 1) / W - 1.
+    const ax = ow / 2, cx = (ow - 1) / 2, ay = oh / 2, cy = (oh - 1) / 2, sx = 2 / W, sy = 2 / H;
+    const theta = { type: 'float64', dims: [1, 2, 3], data: new Float64Array([
+      sx * a * ax, sx * b * ay, sx * (a * cx + b * cy + c) + 1 / W - 1,
+      sy * d * ax, sy * e * ay, sy * (d * cx + e * cy + f) + 1 / H - 1]) };
+    const grid = sampler.affineGrid(theta, [1, 1, oh, ow]);
+    const mode = o.mode || 'linear', premul = mode !== 'nearest';
+    // RGBA bytes -> float32 planes (premultiplied), and back
+    const n = W * H, src = h.rgbaOf(px), x = new Float32Array(4 * n);
+    for (let i = 0; i < n; i++) {
+      const al = src[4 * i + 3], k = premul ? al / 255 : 1;
+      x[i] = src[4 * i] * k; x[n + i] = src[4 * i + 1] * k; x[2 * n + i] = src[4 * i + 2] * k; x[3 * n + i] = al;
+    }
+    const y = sampler.gridSample({ type: 'float32', dims: [1, 4, H, W], data: x }, grid,
+      { mode, paddingMode: o.paddingMode || 'zeros', alignCorners: false }).data;
+    const m2 = ow * oh, out = new Uint8ClampedArray(4 * m2);
+    for (let i = 0; i < m2; i++) {
+      const al = y[3 * m2 + i], k = premul ? (al >= 0.5 ? 255 / Math.min(al, 255) : 0) : 1;
+      out[4 * i] = y[i] * k; out[4 * i + 1] = y[m2 + i] * k; out[4 * i + 2] = y[2 * m2 + i] * k; out[4 * i + 3] = al;
+    }
+    return h.imageOut(out, ow, oh, px);
+  }
+
   return {
+    resizeCrop, letterbox, warpImage,
     find, findSync, args, resize,
     instantiate: (module) => WebAssembly.instantiate(module, imports).then(ready),
     instantiateSync: (module) => ready(new WebAssembly.Instance(module, imports)),

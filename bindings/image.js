@@ -82,11 +82,13 @@ function installImageHelpers(Sampler, h) {
         const height = checkSize(image.height, `${what}.height`);
         const data = image.data;
         if (!isPixelArray(data))
-          throw new TypeError(`${what}.data: expected RGBA bytes in a Uint8ClampedArray or Uint8Array, got ${describe(data)}`);
-        if (data.length !== width * height * 4)
-          throw new RangeError(`${what}: ${width} x ${height} RGBA pixels need ${width * height * 4} bytes but data has ${data.length}`);
+          throw new TypeError(`${what}.data: expected RGBA or RGB bytes in a Uint8ClampedArray or Uint8Array, got ${describe(data)}`);
+        // RGB (3 bytes a pixel, as sharp's raw output and most decoders give) or RGBA
+        const n = width * height;
+        if (data.length !== n * 4 && data.length !== n * 3)
+          throw new RangeError(`${what}: ${width} x ${height} pixels need ${n * 4} bytes (RGBA) or ${n * 3} (RGB) but data has ${data.length}`);
         const cs = typeof image.colorSpace === 'string' ? image.colorSpace : 'srgb';
-        return { width, height, data, colorSpace: cs };
+        return { width, height, data, colorSpace: cs, rgb: data.length !== n * 4 || n === 0 };
       }
     }
     throw new TypeError(`${what}: expected ImageData or an ImageData-like { width, height, data }` +
@@ -138,7 +140,7 @@ function installImageHelpers(Sampler, h) {
 
   function checkChannels(v) {
     const c = checkInt(v, 'channels');
-    if (c !== 3 && c !== 4) throw new RangeError(`channels: expected 3 (RGB) or 4 (RGBA), got ${c}`);
+    if (c !== 1 && c !== 3 && c !== 4) throw new RangeError(`channels: expected 1 (gray), 3 (RGB, or BGR with order 'bgr') or 4 (RGBA), got ${c}`);
     return c;
   }
 
@@ -172,9 +174,45 @@ function installImageHelpers(Sampler, h) {
 
   // ------------------------------------------------------------------ pixels <-> tensor
 
-  function pixelsToTensor(px, layout, type, channels, norm, premultiply) {
-    const { width: W, height: H, data: src } = px;
-    const n = W * H;
+  // RGB pixels as RGBA (alpha 255); RGBA as they are.
+  function rgbaOf(px) {
+    if (!px.rgb) return px.data;
+    const n = px.width * px.height, d = px.data, out = new Uint8ClampedArray(4 * n);
+    for (let i = 0, j = 0; i < 4 * n; i += 4, j += 3) { out[i] = d[j]; out[i + 1] = d[j + 1]; out[i + 2] = d[j + 2]; out[i + 3] = 255; }
+    return out;
+  }
+
+  // Gray (channels 1): Pillow's convert('L') (ITU-R 601-2 luma, its 16-bit integer
+  // weights, rounded), which torchvision's Grayscale applies to PIL images. BGR: R and B
+  // swapped. Both from RGBA or RGB pixels, as bytes.
+  function grayOrBgr(px, channels, order) {
+    const n = px.width * px.height, d = px.data, sc = px.rgb ? 3 : 4;
+    if (channels === 1) {
+      const out = new Uint8Array(n);
+      for (let i = 0, j = 0; i < n; i++, j += sc) out[i] = (d[j] * 19595 + d[j + 1] * 38470 + d[j + 2] * 7471 + 0x8000) >>> 16;
+      return { ...px, data: out, gray: true };
+    }
+    const out = new Uint8Array(d.length);
+    for (let j = 0; j < d.length; j += sc) {
+      out[j] = d[j + 2]; out[j + 1] = d[j + 1]; out[j + 2] = d[j];
+      if (sc === 4) out[j + 3] = d[j + 3];
+    }
+    return { ...px, data: out };
+  }
+
+  function pixelsToTensor(px, layout, type, channels, norm, premultiply, order) {
+    const n = px.width * px.height;
+    if (channels === 1 || order === 'bgr') px = grayOrBgr(px, channels, order);
+    if (px.gray) {
+      const { scale, mean, std } = norm;
+      const dims = layout === 'nchw' ? [1, 1, px.height, px.width] : [1, px.height, px.width, 1];
+      if (type === 'uint8') return { type, dims, data: px.data };
+      const out = new Float32Array(n);
+      for (let i = 0; i < n; i++) out[i] = (px.data[i] * scale - mean[0]) / std[0];
+      return { type, dims, data: out };
+    }
+    const { width: W, height: H } = px;
+    const src = rgbaOf(px);
     const dims = layout === 'nchw' ? [1, channels, H, W] : [1, H, W, channels];
     // Element (pixel i, channel c) goes to i * cs + c * ps.
     const cs = layout === 'nchw' ? 1 : channels;
@@ -308,7 +346,8 @@ function installImageHelpers(Sampler, h) {
 
   // ------------------------------------------------------------------ the methods
 
-  const TO_TENSOR_OPTIONS = ['layout', 'type', 'mean', 'std', 'scale', 'channels', 'premultiply'];
+  const TO_TENSOR_OPTIONS = ['layout', 'type', 'mean', 'std', 'scale', 'channels', 'premultiply', 'order'];
+  const ORDERS = { rgb: 'rgb', bgr: 'bgr' };
   const TO_IMAGE_OPTIONS = ['layout', 'mean', 'std', 'scale', 'premultiply'];
   const RESIZE_IMAGE_OPTIONS = ['width', 'height', 'scale', 'mode', 'antialias', 'premultiply', 'linearLight',
     'coordinateTransformationMode', 'cubicCoeffA', 'excludeOutside', 'nearestMode', 'compat'];
@@ -319,10 +358,11 @@ function installImageHelpers(Sampler, h) {
     'excludeOutside', 'nearestMode'];
 
   /**
-   * image -> tensor. layout 'nchw' (default) or 'nhwc'; type 'float32' (default for nchw)
-   * or 'uint8' (default for nhwc); channels 3 (default, RGB) or 4 (RGBA);
-   * float32 values are (pixel * scale - mean[c]) / std[c], pixel in 0..255;
-   * premultiply: multiply RGB by alpha / 255 first.
+   * image (or an array of images of one size: a batch, N = their count) -> tensor. layout
+   * 'nchw' (default) or 'nhwc'; type 'float32' (default for nchw) or 'uint8' (default for
+   * nhwc); channels 3 (default: RGB, or BGR with order 'bgr'), 4 (RGBA / BGRA) or 1 (gray,
+   * as Pillow's convert('L')); float32 values are (pixel * scale - mean[c]) / std[c], pixel
+   * in 0..255; premultiply: multiply the colours by alpha / 255 first.
    */
   Sampler.prototype.imageToTensor = function imageToTensor(image, options) {
     this._live();
@@ -330,12 +370,24 @@ function installImageHelpers(Sampler, h) {
     const layout = checkEnum(opt(o, 'layout', 'nchw'), 'layout', LAYOUTS);
     const type = checkEnum(opt(o, 'type', layout === 'nhwc' ? 'uint8' : 'float32'), 'type', PIXEL_TYPES);
     const channels = checkChannels(opt(o, 'channels', 3));
+    const order = checkEnum(opt(o, 'order', 'rgb'), 'order', ORDERS);
     const premultiply = checkBool(opt(o, 'premultiply', false), 'premultiply');
+    if (premultiply && channels === 1) throw new RangeError('premultiply: needs colour channels (channels 3 or 4), got channels 1 (gray)');
     const norm = normalisation(o, channels);
     if (type === 'uint8' && !norm.identity)
       throw new RangeError("type: 'uint8' tensors hold the pixel bytes as they are; mean, std and scale need type 'float32'");
-    const px = readPixels(image, 'image');
-    return pixelsToTensor(px, layout, type, channels, norm, premultiply);
+    if (!Array.isArray(image)) return pixelsToTensor(readPixels(image, 'image'), layout, type, channels, norm, premultiply, order);
+    // A batch: every image the same size, stacked along N.
+    if (image.length === 0) throw new RangeError('image: a batch needs at least one image');
+    const parts = image.map((im, i) => pixelsToTensor(readPixels(im, `image[${i}]`), layout, type, channels, norm, premultiply, order));
+    const d = parts[0].dims;
+    parts.forEach((p, i) => {
+      if (p.dims.join() !== d.join())
+        throw new RangeError(`image[${i}]: a batch needs images of one size; image[0] gives dims [${d.join(', ')}], image[${i}] [${p.dims.join(', ')}]`);
+    });
+    const out = new parts[0].data.constructor(parts[0].data.length * parts.length);
+    parts.forEach((p, i) => out.set(p.data, i * p.data.length));
+    return { type, dims: [parts.length, ...d.slice(1)], data: out };
   };
 
   /**
@@ -399,16 +451,17 @@ function installImageHelpers(Sampler, h) {
       });
     }
     const px = readPixels(image, 'image');
-    const W = px.width, H = px.height, n = W * H, src = px.data;
+    const W = px.width, H = px.height, n = W * H, src = rgbaOf(px);
     if (compat) {
       if (!scales) {
         if (!w) w = Math.max(1, Math.round(W * hgt / H));
         if (!hgt) hgt = Math.max(1, Math.round(H * w / W));
       }
-      const y = this.resize({ type: 'uint8', dims: [1, H, W, 4], data: src },
+      // (RGB stays 3 channels: OpenCV's arithmetic depends on the channel count)
+      const y = this.resize({ type: 'uint8', dims: [1, H, W, px.rgb ? 3 : 4], data: px.data },
         { [scales ? 'scales' : 'sizes']: scales || [hgt, w], axes: [1, 2], mode, compat: o.compat });
       if (!(y.dims[1] && y.dims[2])) throw new RangeError(`scale: the ${W} x ${H} image would become ${y.dims[2]} x ${y.dims[1]}`);
-      return makeImageData(new Uint8ClampedArray(y.data.buffer, y.data.byteOffset, y.data.length), y.dims[2], y.dims[1], px.colorSpace);
+      return imageOut(new Uint8ClampedArray(y.data.buffer, y.data.byteOffset, y.data.length), y.dims[2], y.dims[1], px);
     }
     if (scales) {
       hgt = Math.floor(H * scales[0]);
@@ -497,6 +550,31 @@ function installImageHelpers(Sampler, h) {
       fill(x);
       drain(this.resize({ type: 'float32', dims: [1, H, W, 4], data: x }, resizeOptions).data, out);
     }
-    return makeImageData(out, w, hgt, px.colorSpace);
+    return imageOut(out, w, hgt, px);
   };
+
+  // The preprocessing helpers (bindings/compat.js, with the compat modes they use: in
+  // browsers after sampler.loadCompat(); the worker API and Node need no call). Each
+  // returns what the Python pipeline it mirrors gives.
+  const PRE = { readPixels, imageOut, rgbaOf, checkSize, checkInt, checkTensor, describe };
+  const helper = (name, options) => function (input, a, b) {
+    this._live();
+    const args = [this, input, ...(name === 'warpImage' ? [a] : []), checkOptions(name === 'warpImage' ? b : a, name, options), PRE];
+    return this._compat(name)[name](...args);
+  };
+  Sampler.prototype.resizeCrop = helper('resizeCrop', ['size', 'crop', 'mode']);
+  Sampler.prototype.letterbox = helper('letterbox', ['width', 'height', 'fill', 'mode']);
+  Sampler.prototype.warpImage = helper('warpImage', ['width', 'height', 'mode', 'paddingMode', 'inverse']);
+
+  // An image like the one given: RGB pixels as { width, height, data (3 bytes a pixel),
+  // colorSpace }, RGBA as ImageData (where it exists). data: RGBA, or RGB when \`like\` was.
+  function imageOut(data, w, hgt, like) {
+    if (!like.rgb) return makeImageData(data, w, hgt, like.colorSpace);
+    if (data.length === 4 * w * hgt) {
+      const rgb = new Uint8ClampedArray(3 * w * hgt);
+      for (let i = 0, j = 0; j < rgb.length; i += 4, j += 3) { rgb[j] = data[i]; rgb[j + 1] = data[i + 1]; rgb[j + 2] = data[i + 2]; }
+      data = rgb;
+    }
+    return { width: w, height: hgt, data, colorSpace: like.colorSpace };
+  }
 }

@@ -256,10 +256,10 @@ test('bad arguments throw TypeError / RangeError naming the argument', async () 
   const expect = {
     noImage: /^TypeError: image: expected ImageData/,
     string: /^TypeError: image: expected ImageData.*got the string "pixels.png"/,
-    shortData: /^RangeError: image: 4 x 4 RGBA pixels need 64 bytes but data has 10/,
-    floatData: /^TypeError: image\.data: expected RGBA bytes/,
+    shortData: /^RangeError: image: 4 x 4 pixels need 64 bytes \(RGBA\) or 48 \(RGB\) but data has 10/,
+    floatData: /^TypeError: image\.data: expected RGBA or RGB bytes/,
     layout: /^RangeError: layout: unknown value 'nwhc'; expected one of 'nchw', 'nhwc'/,
-    channels: /^RangeError: channels: expected 3 \(RGB\) or 4 \(RGBA\), got 2/,
+    channels: /^RangeError: channels: expected 1 \(gray\), 3 \(RGB, or BGR with order 'bgr'\) or 4 \(RGBA\), got 2/,
     meanLength: /^RangeError: mean: expected 3 values/,
     stdZero: /^RangeError: std\[1\]: must not be 0/,
     uint8Norm: /^RangeError: type: 'uint8' tensors/,

@@ -216,7 +216,7 @@ test('createSampler rejects a non-object options argument with a TypeError', asy
 test('createSampler rejects unknown options with a "did you mean", like every other function', async () => {
   const { createSampler } = await modPromise;
   await assert.rejects(() => createSampler({ wasmURL: 'x.wasm' }),
-    (e) => e instanceof RangeError && /^createSampler: unknown option 'wasmURL' \(did you mean 'wasmUrl'\?\); known options: wasmUrl, wasmBinary, maxBytes, threads$/.test(e.message));
+    (e) => e instanceof RangeError && /^createSampler: unknown option 'wasmURL' \(did you mean 'wasmUrl'\?\); known options: wasmUrl, wasmBinary, maxBytes, threads, loadCompat$/.test(e.message));
   await assert.rejects(() => createSampler({ maxbytes: 1e6 }), (e) => e instanceof RangeError && /did you mean 'maxBytes'/.test(e.message));
   await assert.rejects(() => createSampler({ wasm: new Uint8Array(8) }), (e) => e instanceof RangeError && /'wasm'/.test(e.message));
 });

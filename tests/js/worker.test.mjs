@@ -210,6 +210,13 @@ const FAMILIES = {
     const o = r.chance(0.5) ? {} : { premultiply: true };
     return (s) => s.tensorToImageData(t, o);
   },
+  // loadCompat (a Promise in both APIs), then a compat resize right away: the worker answers
+  // in call order, and Node's sync sampler needs no loading (compat-api.test.mjs)
+  loadCompat: (r) => {
+    const x = randomTensor(r, r.pick(['uint8', 'float32']), [1, r.int(1, 7), r.int(1, 7), r.int(1, 4)]);
+    const o = { sizes: [r.int(1, 9), r.int(1, 9)], axes: [1, 2], ...r.pick([{ compat: 'pillow', mode: 'lanczos' }, { compat: 'opencv', mode: 'cubic' }, { compat: 'opencv', mode: 'area' }]) };
+    return (s) => { s.loadCompat(); return s.resize(x, o); };
+  },
   resizeImage: (r) => {
     const img = imageOf(r, r.int(1, 9), r.int(1, 9));
     const o = r.pick([{ width: r.int(1, 12) }, { height: r.int(1, 12), mode: 'cubic' }, { scale: 1.5, linearLight: true }, { width: 3, height: 2, antialias: false }]);
