@@ -4,7 +4,10 @@
 
 import type { Tensor, OutputTensor, ResizeMode, CoordinateTransformationMode, NearestMode, CompatResizeMode, CompatLibrary } from './index.js';
 
-/** RGBA bytes, row-major, 4 per pixel: what ImageData holds, and what Node gets back. */
+/**
+ * RGBA bytes, row-major, 4 per pixel (what ImageData holds, and what Node gets back), or RGB,
+ * 3 per pixel (as sharp's raw output and most decoders give; told apart by the length).
+ */
 export interface ImageDataLike {
   readonly width: number;
   readonly height: number;
@@ -50,11 +53,57 @@ export interface ImageToTensorOptions<T extends 'float32' | 'uint8' = 'float32' 
   layout?: ImageLayout;
   /** Default 'float32' for 'nchw', 'uint8' for 'nhwc'. uint8 takes no mean / std / scale. */
   type?: T;
-  /** 3: RGB (alpha dropped), 4: RGBA. Default 3. */
-  channels?: 3 | 4;
+  /** 3: RGB (alpha dropped), 4: RGBA, 1: gray (Pillow's convert('L')). Default 3. */
+  channels?: 1 | 3 | 4;
+  /** 'bgr': B, G, R (and A) instead of R, G, B (OpenCV's order). Default 'rgb'. */
+  order?: 'rgb' | 'bgr';
   /** Multiply R, G, B by alpha / 255 before normalising. Default false. */
   premultiply?: boolean;
 }
+
+/** What resizeCrop takes: torchvision's transforms.Resize(size) + CenterCrop(crop). */
+export interface ResizeCropOptions {
+  /** The shorter side's length after resizing (the longer: int(size * long / short)). */
+  size: number;
+  /** The centre crop, [height, width] or one number; default size. Padded with 0 where larger. */
+  crop?: number | readonly [number, number];
+  /** Default 'linear' (torchvision's BILINEAR). */
+  mode?: ResizeMode | CompatResizeMode;
+}
+
+/** What letterbox takes: Ultralytics' LetterBox (YOLO preprocessing). */
+export interface LetterboxOptions {
+  width: number;
+  height: number;
+  /** The padding's value (every colour channel; alpha 255). Default 114. */
+  fill?: number;
+  /** cv2.resize's interpolation (compat 'opencv'). Default 'linear'. */
+  mode?: ResizeMode | CompatResizeMode;
+}
+
+export interface LetterboxResult {
+  image: ImageDataResult;
+  /** The resize factor: a point (x, y) of the input is at (x * scale + left, y * scale + top). */
+  scale: number;
+  left: number;
+  top: number;
+}
+
+/** What warpImage takes: cv2.warpAffine's output size, interpolation and border. */
+export interface WarpImageOptions {
+  /** The output size; default the input's. */
+  width?: number;
+  height?: number;
+  /** Default 'linear' (premultiplied, so transparent pixels do not bleed). */
+  mode?: 'nearest' | 'linear' | 'cubic';
+  /** Default 'zeros' (transparent black), as gridSample. */
+  paddingMode?: 'zeros' | 'border' | 'reflection';
+  /** The matrix maps output pixels to input pixels (cv2.WARP_INVERSE_MAP). Default false. */
+  inverse?: boolean;
+}
+
+/** A tensor that resizeCrop takes as torchvision takes a tensor: (C, H, W) or (N, C, H, W). */
+export type ResizeCropTensor = Tensor<'float32' | 'uint8'>;
 
 export interface TensorToImageDataOptions extends PixelNormalization {
   /** Layout of the tensor: (1,) C, H, W or (1,) H, W, C with C = 1, 3 or 4. Default 'nchw'. */
@@ -103,13 +152,14 @@ export interface ImageHelpers {
    * Reads an image's RGBA pixels into a tensor: (1, C, H, W) or (1, H, W, C).
    * Throws TypeError for a wrong kind of argument, RangeError for a bad value.
    */
-  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'uint8'> & { type: 'uint8' }): OutputTensor<'uint8', Uint8Array>;
-  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'float32'> & { type: 'float32' }): OutputTensor<'float32', Float32Array>;
+  /** An array of images of one size gives a batch: N = its length. */
+  imageToTensor(image: ImageSource | readonly ImageSource[], options: ImageToTensorOptions<'uint8'> & { type: 'uint8' }): OutputTensor<'uint8', Uint8Array>;
+  imageToTensor(image: ImageSource | readonly ImageSource[], options: ImageToTensorOptions<'float32'> & { type: 'float32' }): OutputTensor<'float32', Float32Array>;
   /** Without `type`: NHWC gives uint8, */
-  imageToTensor(image: ImageSource, options: ImageToTensorOptions<never> & { layout: 'nhwc' }): OutputTensor<'uint8', Uint8Array>;
+  imageToTensor(image: ImageSource | readonly ImageSource[], options: ImageToTensorOptions<never> & { layout: 'nhwc' }): OutputTensor<'uint8', Uint8Array>;
   /** and NCHW (the default) float32. */
-  imageToTensor(image: ImageSource, options?: ImageToTensorOptions<never> & { layout?: 'nchw' }): OutputTensor<'float32', Float32Array>;
-  imageToTensor(image: ImageSource, options?: ImageToTensorOptions): OutputTensor<'float32', Float32Array> | OutputTensor<'uint8', Uint8Array>;
+  imageToTensor(image: ImageSource | readonly ImageSource[], options?: ImageToTensorOptions<never> & { layout?: 'nchw' }): OutputTensor<'float32', Float32Array>;
+  imageToTensor(image: ImageSource | readonly ImageSource[], options?: ImageToTensorOptions): OutputTensor<'float32', Float32Array> | OutputTensor<'uint8', Uint8Array>;
   /**
    * Tensor -> image: undoes mean / std / scale (and premultiply), rounds and clamps to 0..255.
    * 1 channel gives grey, 3 give opaque RGB, 4 RGBA.
@@ -117,4 +167,17 @@ export interface ImageHelpers {
   tensorToImageData(tensor: Tensor<'float32' | 'float64' | 'uint8'>, options?: TensorToImageDataOptions): ImageDataResult;
   /** Resizes an image with premultiplied alpha and (by default) antialiasing. */
   resizeImage(image: ImageSource, options: ResizeImageOptions): ImageDataResult;
+  /**
+   * The next three live with the compat modes (osw-compat.wasm): in browsers call
+   * `await sampler.loadCompat()` first; Node and the worker API need nothing.
+   * resizeCrop: torchvision Resize(size) + CenterCrop(crop): an image as on a PIL image
+   * (Pillow's bytes), a tensor as on a tensor (F.interpolate, antialias).
+   */
+  resizeCrop(image: ImageSource, options: ResizeCropOptions): ImageDataResult;
+  resizeCrop<X extends ResizeCropTensor>(x: X, options: ResizeCropOptions): OutputTensor<X['type']>;
+  /** YOLO's letterbox: keep the aspect ratio, pad to width x height (Ultralytics LetterBox). */
+  letterbox(image: ImageSource, options: LetterboxOptions): LetterboxResult;
+  /** An affine warp by a 2x3 pixel matrix, as cv2.warpAffine takes it. */
+  warpImage(image: ImageSource, matrix: readonly [readonly [number, number, number], readonly [number, number, number]] | ArrayLike<number>,
+    options?: WarpImageOptions): ImageDataResult;
 }

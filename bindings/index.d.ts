@@ -6,6 +6,7 @@ import type { ImageHelpers } from './image.js';
 export type {
   ImageDataLike, ImageSource, ImageDataResult, ImageLayout, PixelNormalization,
   ImageToTensorOptions, TensorToImageDataOptions, ResizeImageOptions, ImageHelpers,
+  ResizeCropOptions, ResizeCropTensor, LetterboxOptions, LetterboxResult, WarpImageOptions,
 } from './image.js';
 
 /** Element type names, as onnxruntime-web's Tensor spells them. */
@@ -350,7 +351,10 @@ export interface Sampler {
 // a synchronous sampler in a dedicated worker (a module Worker in browsers, a worker_threads
 // Worker in Node). Declared in one block (interface merging adds `worker` to the options).
 
-import type { ImageSource, ImageToTensorOptions, TensorToImageDataOptions, ImageDataResult, ResizeImageOptions } from './image.js';
+import type {
+  ImageSource, ImageToTensorOptions, TensorToImageDataOptions, ImageDataResult, ResizeImageOptions, ResizeCropOptions, ResizeCropTensor,
+  LetterboxOptions, LetterboxResult, WarpImageOptions,
+} from './image.js';
 
 export interface CreateSamplerOptions {
   /** false (or absent): the synchronous Sampler. true: see WorkerSamplerOptions. */
@@ -403,12 +407,17 @@ export interface WorkerSampler {
     options?: CheckedOptions<O, AffineGridOptions>): Promise<ResultOf<X>>;
   /** The worker loads osw-compat.wasm by itself on the first compat call; this loads it now. */
   loadCompat(options?: { wasmUrl?: string | { readonly href: string }; wasmBinary?: ArrayBuffer | ArrayBufferView }): Promise<void>;
-  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'uint8'> & { type: 'uint8' }): Promise<OutputTensor<'uint8', Uint8Array>>;
-  imageToTensor(image: ImageSource, options: ImageToTensorOptions<'float32'> & { type: 'float32' }): Promise<OutputTensor<'float32', Float32Array>>;
-  imageToTensor(image: ImageSource, options: ImageToTensorOptions<never> & { layout: 'nhwc' }): Promise<OutputTensor<'uint8', Uint8Array>>;
-  imageToTensor(image: ImageSource, options?: ImageToTensorOptions<never> & { layout?: 'nchw' }): Promise<OutputTensor<'float32', Float32Array>>;
-  imageToTensor(image: ImageSource, options?: ImageToTensorOptions): Promise<OutputTensor<'float32', Float32Array> | OutputTensor<'uint8', Uint8Array>>;
+  imageToTensor(image: ImageSource | readonly ImageSource[], options: ImageToTensorOptions<'uint8'> & { type: 'uint8' }): Promise<OutputTensor<'uint8', Uint8Array>>;
+  imageToTensor(image: ImageSource | readonly ImageSource[], options: ImageToTensorOptions<'float32'> & { type: 'float32' }): Promise<OutputTensor<'float32', Float32Array>>;
+  imageToTensor(image: ImageSource | readonly ImageSource[], options: ImageToTensorOptions<never> & { layout: 'nhwc' }): Promise<OutputTensor<'uint8', Uint8Array>>;
+  imageToTensor(image: ImageSource | readonly ImageSource[], options?: ImageToTensorOptions<never> & { layout?: 'nchw' }): Promise<OutputTensor<'float32', Float32Array>>;
+  imageToTensor(image: ImageSource | readonly ImageSource[], options?: ImageToTensorOptions): Promise<OutputTensor<'float32', Float32Array> | OutputTensor<'uint8', Uint8Array>>;
   tensorToImageData(tensor: Tensor<'float32' | 'float64' | 'uint8'>, options?: TensorToImageDataOptions): Promise<ImageDataResult>;
+  resizeCrop(image: ImageSource, options: ResizeCropOptions): Promise<ImageDataResult>;
+  resizeCrop<X extends ResizeCropTensor>(x: X, options: ResizeCropOptions): Promise<OutputTensor<X['type']>>;
+  letterbox(image: ImageSource, options: LetterboxOptions): Promise<LetterboxResult>;
+  warpImage(image: ImageSource, matrix: readonly [readonly [number, number, number], readonly [number, number, number]] | ArrayLike<number>,
+    options?: WarpImageOptions): Promise<ImageDataResult>;
   /** DOM images (<img>, <canvas>, <video>) and OffscreenCanvas are read on the caller's thread. */
   resizeImage(image: ImageSource, options: ResizeImageOptions): Promise<ImageDataResult>;
 

@@ -181,6 +181,15 @@ export async function main(wasmBytes: Uint8Array): Promise<number> {
   const pil = sampler.resize(u8img, { sizes: [4, 8], axes: [1, 2], compat: 'pillow', mode: 'lanczos' });
   const cv: Uint8Array = sampler.resize(u8img, { scales: [0.5, 0.5], axes: [1, 2], compat: 'opencv', mode: 'area' }).data;
   const viaImage = sampler.resizeImage({ width: 2, height: 2, data: new Uint8ClampedArray(16) }, { width: 1, compat: 'opencv', mode: 'nearest_exact' });
+  // preprocessing helpers
+  const gray = sampler.imageToTensor([{ width: 2, height: 1, data: new Uint8Array(6) }], { channels: 1, order: 'bgr' });
+  const crop = sampler.resizeCrop({ width: 4, height: 4, data: new Uint8ClampedArray(64) }, { size: 3, crop: [2, 2] });
+  const cropT: Float32Array = sampler.resizeCrop({ type: 'float32', dims: [3, 4, 4], data: new Float32Array(48) }, { size: 3, crop: 2 }).data;
+  const lb = sampler.letterbox({ width: 4, height: 2, data: new Uint8ClampedArray(32) }, { width: 8, height: 8, fill: 114 });
+  const lbScale: number = lb.scale + lb.left + lb.top + lb.image.width;
+  const warped2 = sampler.warpImage({ width: 4, height: 2, data: new Uint8ClampedArray(32) }, [[0, 1, 0], [-1, 0, 3]], { width: 2, height: 4, mode: 'nearest' });
+  // @ts-expect-error: channels 2 is not a pixel format
+  sampler.imageToTensor({ width: 2, height: 1, data: new Uint8Array(6) }, { channels: 2 });
   // @ts-expect-error: compat libraries are 'pillow' and 'opencv'
   sampler.resize(u8img, { sizes: [4, 8], axes: [1, 2], compat: 'pil' });
   // @ts-expect-error: there is no 'lanczos4' filter
@@ -192,5 +201,5 @@ export async function main(wasmBytes: Uint8Array): Promise<number> {
     bad.dims.length + wrongOut.dims.length + wrongDims.length + wyData.length + wyType.length + wy2.data.length +
     u8.length + u8c.length + rxData.length + rAny.length + nchw.length + nchwNorm.length + nhwc.length + nhwcF.length +
     held + notF32.length + ag.data.length + ag64Data.length + agRunData.length + warped.data.length +
-    pil.data.length + cv.length + viaImage.width;
+    pil.data.length + cv.length + viaImage.width + gray.data.length + crop.width + cropT.length + lbScale + warped2.height;
 }
