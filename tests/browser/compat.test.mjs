@@ -13,6 +13,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { BLANK_PAGE, ENGINES, currentEngine, openBrowser, packageDir, repoRoot, startStaticServer } from './helpers.mjs';
 
 const LABEL = ENGINES[currentEngine()];
@@ -122,5 +123,36 @@ test(`${LABEL}: the worker API loads osw-compat.wasm on its first compat call; r
   assert.ok(r.image, 'resizeImage({ compat }) gives resize()\'s bytes');
   assert.ok(r.cv);
   assert.match(r.error, /^RangeError: mode: compat 'opencv' has no 'lanczos'/);
+  assert.deepEqual(await page.errors(), []);
+});
+
+test(`${LABEL}: the preprocessing helpers give Node's bytes (after loadCompat; and in the worker API)`, async () => {
+  const node = await (await import(pathToFileURL(join(packageDir(), 'dist', 'index.mjs')).href)).createSampler();
+  const w = 23, h = 14, data = new Uint8ClampedArray(w * h * 4).map((_, i) => (i * 53 + (i >> 3) * 7) & 255);
+  const img = { width: w, height: h, data };
+  const want = {
+    crop: Array.from(node.resizeCrop(img, { size: 9, crop: [7, 8] }).data),
+    box: Array.from(node.letterbox(img, { width: 16, height: 16 }).image.data),
+    warp: Array.from(node.warpImage(img, [[0.8, 0.3, 1], [-0.3, 0.8, 4]], { width: 20, height: 18 }).data),
+  };
+  node.dispose();
+  const got = await page.evaluate(async ({ w, h, data }) => {
+    const img = new ImageData(new Uint8ClampedArray(data), w, h);
+    await sampler.loadCompat();
+    const sync = {
+      crop: Array.from(sampler.resizeCrop(img, { size: 9, crop: [7, 8] }).data),
+      box: Array.from(sampler.letterbox(img, { width: 16, height: 16 }).image.data),
+      warp: Array.from(sampler.warpImage(img, [[0.8, 0.3, 1], [-0.3, 0.8, 4]], { width: 20, height: 18 }).data),
+    };
+    const ws = await osw.createSampler({ worker: true, threads: 1 });
+    try {
+      const box = await ws.letterbox(img, { width: 16, height: 16 });
+      return { sync, worker: Array.from(box.image.data) };
+    } finally {
+      ws.dispose();
+    }
+  }, { w, h, data: Array.from(data) });
+  assert.deepEqual(got.sync, want);
+  assert.deepEqual(got.worker, want.box);
   assert.deepEqual(await page.errors(), []);
 });
