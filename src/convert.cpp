@@ -259,6 +259,9 @@ void narrow_small(const float* in, I* y, int64_t n, int mode) {
       b = wasm_i32x4_trunc_sat_f32x4(b);
       if constexpr (std::is_same<I, uint16_t>::value) {
         wasm_v128_store(y + i, wasm_u16x8_narrow_i32x4(a, b));
+      } else if constexpr (std::is_same<I, uint8_t>::value) {
+        const v128_t h = wasm_i16x8_narrow_i32x4(a, b);
+        wasm_v128_store64_lane(y + i, wasm_u8x16_narrow_i16x8(h, h), 0);
       } else {
         const v128_t h = wasm_i16x8_narrow_i32x4(a, b);
         if constexpr (sizeof(I) == 2) wasm_v128_store(y + i, h);
@@ -275,6 +278,7 @@ void narrow_small(const float* in, I* y, int64_t n, int mode) {
 void widen_to_float(const int8_t* x, float* out, int64_t n) { widen_small(x, out, n); }
 void widen_to_float(const int16_t* x, float* out, int64_t n) { widen_small(x, out, n); }
 void widen_to_float(const uint16_t* x, float* out, int64_t n) { widen_small(x, out, n); }
+void narrow_from_float(const float* in, uint8_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
 void narrow_from_float(const float* in, int8_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
 void narrow_from_float(const float* in, int16_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
 void narrow_from_float(const float* in, uint16_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }

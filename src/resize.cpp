@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "elem.h"
+#include "resize_exact.h"
 #include "resize_exec.h"
 #include "resize_fixed.h"
 #include "resize_kernels.h"
@@ -300,6 +301,13 @@ static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
     return Status::Ok();
   }
   lay->sched = &plan.schedule[is_hot(type) ? 1 : 0];
+  if (type == DType::UInt8) {
+    // uint8 on the float path: the last step's float output narrowed part by part with exact
+    // rounding decisions (resize_exact.h), as the converted types'.
+    lay->round = lay->parts = true;
+    lay->n_steps = lay->sched->n;
+    return Status::Ok();
+  }
   lay->round = is_integer(type) && plan.attrs.compat != Compat::Onnx;
   lay->n_steps = lay->sched->n + (lay->round ? 1 : 0);
   return Status::Ok();
@@ -335,7 +343,7 @@ static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType
   if (lay.kind != RunLayout::Interp) return Status::Ok();
   const int64_t fsize = compute_size(type);
   const int64_t limit = plan.opts.max_bytes;
-  if (lay.round) {
+  if (lay.round && !lay.parts) {
     const int64_t bytes = plan.out_elems * fsize;
     if (shared->wide.size() < bytes && !shared->wide.allocate(bytes, limit))
       return out_of_memory("compat rounding", bytes, limit);
@@ -369,16 +377,21 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   // back: float16 1x3x512² -> 1024² took 1.3x as long). Each unit of a step is a run of
   // e = out_elems / units contiguous elements of Y (resize.h, ResizeStep), so the part
   // [b, b2) of the units writes elements [b * e, b2 * e), here shifted to the buffer's start.
+  // uint8 (lay.parts) has no widening step: its steps read X itself and write float.
   constexpr int64_t kConvertPart = int64_t(1) << 15;
+  const int s0 = lay.convert ? 1 : 0;
   RunLayout f = lay;
   f.convert = false;
-  f.n_steps = lay.n_steps - 1;
+  f.n_steps = lay.n_steps - s0;
   TensorView xv = x, yv = *y;
-  xv.type = yv.type = lay.convert_to;
-  xv.data = shared->xf.data();
+  yv.type = lay.convert_to;
+  if (lay.convert) {
+    xv.type = lay.convert_to;
+    xv.data = shared->xf.data();
+  }
   auto step = [&](int64_t b, int64_t e) {
-    if (lay.convert_to == DType::Float32) return resize_range_hot(plan, f, s - 1, b, e, xv, &yv, shared, ws);
-    return resize_range_cold(plan, f, s - 1, b, e, xv, &yv, shared, ws);
+    if (lay.convert_to == DType::Float32) return resize_range_hot(plan, f, s - s0, b, e, xv, &yv, shared, ws);
+    return resize_range_cold(plan, f, s - s0, b, e, xv, &yv, shared, ws);
   };
   if (s + 1 < lay.n_steps) {
     yv.data = nullptr;  // not written: the step's output is an intermediate
@@ -392,11 +405,17 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   const int64_t bytes = std::min(part, units) * per_unit * es;
   if (ws->wide.size() < bytes && !ws->wide.allocate(bytes, plan.opts.max_bytes))
     return out_of_memory("Y part as float", bytes, plan.opts.max_bytes);
+  // Integer outputs: the float values within eps of a rounding boundary are decided again
+  // exactly (resize_exact.h).
+  const bool exact = is_integer(y->type);
+  double eps_d = 0;
+  const double eps = exact ? resize_exact_eps(plan, x, &eps_d) : 0.0;
   for (int64_t b = begin; b < end;) {
     const int64_t e = std::min(end, b + part);
     yv.data = ws->wide.data() - b * per_unit * es;
     OSW_RETURN_IF_ERROR(step(b, e));
     resize_narrow_converted(plan, ws->wide.data(), y, b * per_unit, (e - b) * per_unit);
+    if (exact) resize_exact_fix(plan, x, ws->wide.data(), y, b * per_unit, (e - b) * per_unit, eps, eps_d);
     b = e;
   }
   return Status::Ok();
@@ -405,6 +424,7 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
 static Status run_range(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
                         int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared,
                         ResizeWorkspace* ws) {
+  if (lay.parts) return run_converted(plan, lay, s, begin, end, x, y, shared, ws);
   if (is_hot(x.type)) return resize_range_hot(plan, lay, s, begin, end, x, y, shared, ws);
   if (!lay.convert || s == 0) return resize_range_cold(plan, lay, s, begin, end, x, y, shared, ws);
   return run_converted(plan, lay, s, begin, end, x, y, shared, ws);

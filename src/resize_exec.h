@@ -38,6 +38,10 @@ struct RunLayout {
   // output into Y part by part (with the compat rounding of integers; resize.cpp).
   bool convert = false;
   DType convert_to = DType::Float32;
+  // uint8 on the float path: like a converted run without the widening (X read as uint8),
+  // its last step writes Y in float into y->data, part by part, narrowed by resize.cpp with
+  // the exact rounding decisions of resize_exact.h (`round` is then set too).
+  bool parts = false;
   int n_steps = 0;
 };
 
@@ -205,8 +209,8 @@ Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, con
   // than its stride, as antialias is): each row widened once into a cache of K rows after
   // the group, then blended as floats, the same products and sums. (In V8, widening every
   // row again for each output row it feeds took 75% of uint8 RGB cubic antialias 1080p ->
-  // 540p.) uint8 into uint8 only: one copy of this code.
-  constexpr bool kWiden = std::is_same<Tin, uint8_t>::value && std::is_same<T, uint8_t>::value;
+  // 540p.) uint8 X only (its runs write float: RunLayout::parts): one copy of this code.
+  constexpr bool kWiden = std::is_same<Tin, uint8_t>::value;
   bool widen_v = kWiden && pv.out * int64_t(K) > pv.in && K <= kMaxStreamTaps;
   int64_t bytes = ((overlap ? 2 : 1) * kGroup + (widen_v ? K : 0)) * block_in * int64_t(sizeof(F));
   if (ws->rows.size() < bytes && !ws->rows.allocate(bytes, plan.opts.max_bytes)) {
@@ -400,18 +404,15 @@ Status range_typed(const ResizePlan& plan, const RunLayout& lay, int s, int64_t 
     if (lay.kind == RunLayout::Fixed) return resize_u8_fixed(plan, xs, ys, begin, end, ws);
   }
   if constexpr (std::is_integral<T>::value) {
-    if (lay.round) {
-      // compat (row 7): interpolate into the compute type, then round as that runtime does.
-      using F = typename ElemTraits<T>::Compute;
-      F* wide = reinterpret_cast<F*>(shared->wide.data());
-      if (s < lay.sched->n)
-        return interp_step<T, F>(plan, lay.sched->step[s], xs, wide, shared, begin, end, ws);
-      const int mode = static_cast<int>(plan.attrs.compat);
-      for (int64_t i = begin; i < end; ++i) ys[i] = round_integer_output<T>(mode, static_cast<double>(wide[i]));
-      return Status::Ok();
-    }
+    // uint8 on the float path (RunLayout::parts; the only integer type that runs its own
+    // steps): they write float, the last one into y->data, the caller's part buffer, which
+    // resize.cpp narrows with the compat's rounding and exact decisions (resize_exact.h).
+    using F = typename ElemTraits<T>::Compute;
+    return interp_step<T, F>(plan, lay.sched->step[s], xs, static_cast<F*>(y->data), shared, begin,
+                             end, ws);
+  } else {
+    return interp_step<T, T>(plan, lay.sched->step[s], xs, ys, shared, begin, end, ws);
   }
-  return interp_step<T, T>(plan, lay.sched->step[s], xs, ys, shared, begin, end, ws);
 }
 
 // The last thing a run does: fills the outputs outside a crop box.

@@ -41,6 +41,7 @@ void resize_narrow_converted(const ResizePlan& plan, const void* src, TensorView
     case DType::Float16: narrow_from_float(f, static_cast<Float16*>(y->data) + at, n); break;
     case DType::BFloat16: narrow_from_float(f, static_cast<BFloat16*>(y->data) + at, n); break;
     case DType::Bool: narrow_from_float(f, static_cast<Bool8*>(y->data) + at, n); break;
+    case DType::UInt8: narrow_from_float(f, static_cast<uint8_t*>(y->data) + at, n, mode); break;
     case DType::Int8: narrow_from_float(f, static_cast<int8_t*>(y->data) + at, n, mode); break;
     case DType::Int16: narrow_from_float(f, static_cast<int16_t*>(y->data) + at, n, mode); break;
     case DType::UInt16: narrow_from_float(f, static_cast<uint16_t*>(y->data) + at, n, mode); break;

@@ -10,6 +10,7 @@
 
 #include "reference_resize.h"
 #include "resize.h"
+#include "resize_exact.h"
 #include "resize_fixed.h"
 #include "resize_kernels.h"
 #include "test_plan.h"
@@ -909,8 +910,16 @@ TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the pla
     std::vector<uint8_t> x(static_cast<size_t>(n)), y(static_cast<size_t>(m));
     for (uint8_t& v : x) v = uint8_t(r.range(0, 255));
     REQUIRE(run_plan(plan, DType::UInt8, x.data(), y.data()).ok());
-    // The passes one by one: float intermediates, the last one narrowed to uint8.
-    const std::vector<uint8_t> want = whole_scalar_passes<uint8_t>(plan, dims, x);
+    // The passes one by one: float intermediates, the last one narrowed to uint8, then the
+    // values near a rounding boundary decided exactly, as the run does (resize_exact.h).
+    const std::vector<float> wide = whole_scalar_passes<float>(plan, dims, x);
+    std::vector<uint8_t> want(wide.size());
+    for (size_t i = 0; i < wide.size(); ++i) want[i] = narrow<uint8_t>(wide[i]);
+    TensorView xv = osw_test::view(DType::UInt8, rank, dims, x.data());
+    TensorView wv = osw_test::view(DType::UInt8, rank, plan.out_dims, want.data());
+    double eps_d = 0;
+    const double eps = resize_exact_eps(plan, xv, &eps_d);
+    resize_exact_fix(plan, xv, wide.data(), &wv, 0, int64_t(wide.size()), eps, eps_d);
     pairs += plan.n_passes >= 2;
     outer_first += plan.n_passes == 2 && plan.order[0] < plan.order[1];
     INFO("case " << c << " rank " << rank << " passes " << plan.n_passes);

@@ -1,0 +1,662 @@
+// resize_exact.cpp: exact rounding decisions for integer Resize outputs (resize_exact.h).
+//
+// The exact value. Every coordinate formula (resize_plan.h) is rational in the output index
+// and the axis geometry, whose doubles (scale_num, scale_den, roi) are exact rationals
+// m * 2^e; compat 'onnxruntime' defines its coordinate as the double its float32 formula
+// gives. From an exact coordinate x = P / Q the taps are integers over one denominator:
+//  - linear: t = P - floor(x) Q, weights (Q - t, t) / Q;
+//  - cubic (a = A / B exactly): tap arguments (t + Q, t, Q - t, 2Q - t) / Q, the Keys
+//    polynomial's numerator over B Q^3 (cub() below);
+//  - antialias on a downsampling axis (scale = sN / sD): r = P - (ceil(x) - 1) Q, arguments
+//    |iQ - r| sN / (Q sD), normalised by their sum (the other denominators cancel);
+//  - exclude_outside: taps outside the input set to 0 and renormalised by the sum;
+// then positions are clamped to the input. The output is N / D with N = sum over tap
+// tuples of the product of the axes' numerators times X, D the product of the axes'
+// denominators: big integers, no rounding anywhere, so ties are ties.
+//
+// The error bound (resize_exact_eps). The kernels compute each pass as a dot product of
+// n = taps terms in the compute type (unit roundoff u: 2^-24 float, 2^-53 double), from the
+// previous pass's computed values and the plan's weights in the compute type. With
+// L_a = the largest sum of |weight| of an output of axis a (in the compute type), d_a the
+// largest L1 distance of an output's weights from the exact ones, M = max |X| (X exact in
+// the compute type, but for 64-bit integers: one more relative u), and g_n = n u / (1 - n u)
+// (the classic bound |fl(sum w x) - sum w x| <= g_n sum |w| |x|), induction over the passes
+// gives |computed - exact| <= M prod_a (L_a + d_a) (sum_a (g_{n_a} + d_a) + [64-bit] u).
+// d_a: the compute-type weights are the plan's double weights rounded (u |w| each: u L_a),
+// and the double weights are within c_a = 2^-53 * 64 * K_a * G_a * (X_a + 4) of the exact
+// ones, with X_a a bound of the coordinate's magnitude (each coordinate formula is at most 6
+// double operations on values below 2 X_a, so its error is below 16 u X_a), G_a a Lipschitz
+// bound of the weights in the coordinate (linear 1, cubic 40|a| + 3|a + 2| + 2|a + 3|, times
+// 4 for a renormalisation, whose sums are at least 1/2 for the filters used) and the weights'
+// own arithmetic (below 16 u per weight). eps is twice the total: a value farther than eps
+// from a boundary rounds as its exact value does.
+#include "resize_exact.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "elem.h"
+#include "resize.h"
+#include "simd.h"
+
+namespace osw {
+
+namespace {
+
+// Signed big integers of at most kLimbs 32-bit limbs (1536 bits: the products of three
+// axes' cubic denominators of float32 scales fit; a result that does not sets ovf, and the
+// output keeps its float rounding). No allocation: the download stays small.
+constexpr int kLimbs = 48;
+struct Big {
+  int n = 0;  // limbs in use (little-endian, no leading zeros)
+  bool neg = false;
+  bool ovf = false;
+  uint32_t m[kLimbs];
+};
+
+void trim(Big& a) {
+  while (a.n > 0 && a.m[a.n - 1] == 0) --a.n;
+  if (a.n == 0) a.neg = false;
+}
+
+Big from_u64(uint64_t v, bool neg = false) {
+  Big b;
+  b.m[0] = uint32_t(v);
+  b.m[1] = uint32_t(v >> 32);
+  b.n = 2;
+  b.neg = neg;
+  trim(b);
+  return b;
+}
+
+Big from_i64(int64_t v) {
+  return from_u64(v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v), v < 0);
+}
+
+int cmp_mag(const Big& a, const Big& b) {
+  if (a.n != b.n) return a.n < b.n ? -1 : 1;
+  for (int i = a.n; i-- > 0;)
+    if (a.m[i] != b.m[i]) return a.m[i] < b.m[i] ? -1 : 1;
+  return 0;
+}
+
+Big add(const Big& a, const Big& b) {
+  Big r;
+  r.ovf = a.ovf || b.ovf;
+  if (a.neg == b.neg) {
+    const int n = a.n > b.n ? a.n : b.n;
+    if (n + 1 > kLimbs) { r.ovf = true; return r; }
+    uint64_t c = 0;
+    for (int i = 0; i < n; ++i) {
+      c += uint64_t(i < a.n ? a.m[i] : 0) + (i < b.n ? b.m[i] : 0);
+      r.m[i] = uint32_t(c);
+      c >>= 32;
+    }
+    r.m[n] = uint32_t(c);
+    r.n = n + 1;
+    r.neg = a.neg;
+  } else {
+    const bool a_big = cmp_mag(a, b) >= 0;
+    const Big& x = a_big ? a : b;
+    const Big& y = a_big ? b : a;
+    int64_t c = 0;
+    for (int i = 0; i < x.n; ++i) {
+      c += int64_t(x.m[i]) - (i < y.n ? y.m[i] : 0);
+      r.m[i] = uint32_t(c);
+      c = c < 0 ? -1 : 0;
+    }
+    r.n = x.n;
+    r.neg = x.neg;
+  }
+  trim(r);
+  return r;
+}
+
+Big negate(Big a) {
+  a.neg = !a.neg;
+  trim(a);
+  return a;
+}
+
+Big sub(const Big& a, const Big& b) { return add(a, negate(b)); }
+
+Big mul(const Big& a, const Big& b) {
+  Big r;
+  r.ovf = a.ovf || b.ovf;
+  if (a.n == 0 || b.n == 0) return r;
+  if (a.n + b.n > kLimbs) { r.ovf = true; return r; }
+  r.n = a.n + b.n;
+  for (int i = 0; i < r.n; ++i) r.m[i] = 0;
+  for (int i = 0; i < a.n; ++i) {
+    uint64_t c = 0;
+    for (int j = 0; j < b.n; ++j) {
+      c += uint64_t(a.m[i]) * b.m[j] + r.m[i + j];
+      r.m[i + j] = uint32_t(c);
+      c >>= 32;
+    }
+    r.m[i + b.n] = uint32_t(c);
+  }
+  r.neg = a.neg != b.neg;
+  trim(r);
+  return r;
+}
+
+Big muli(const Big& a, int64_t v) { return mul(a, from_i64(v)); }
+
+int sign(const Big& a) { return a.n == 0 ? 0 : (a.neg ? -1 : 1); }
+
+// Exact rationals n / d, d > 0, never reduced (the formulas are short).
+struct Rat {
+  Big n, d;
+};
+
+Rat rat(int64_t v) { return {from_i64(v), from_i64(1)}; }
+
+// A finite double is m * 2^e exactly.
+Rat rat(double v) {
+  int e = 0;
+  const double f = std::frexp(v, &e);  // v = f * 2^e, 0.5 <= |f| < 1
+  int64_t mant = static_cast<int64_t>(std::ldexp(f, 53));
+  e -= 53;
+  if (mant == 0) return rat(int64_t(0));
+  while ((mant & 1) == 0) {  // the smallest numerator: the rationals stay short
+    mant /= 2;
+    ++e;
+  }
+  Big one = from_i64(1), p2 = from_i64(1);
+  const Big two32 = from_u64(uint64_t(1) << 32);
+  int s = e < 0 ? -e : e;
+  for (; s >= 32; s -= 32) p2 = mul(p2, two32);
+  p2 = mul(p2, from_u64(uint64_t(1) << s));
+  if (e >= 0) return {mul(from_i64(mant), p2), one};
+  return {from_i64(mant), p2};
+}
+
+Rat radd(const Rat& a, const Rat& b) { return {add(mul(a.n, b.d), mul(b.n, a.d)), mul(a.d, b.d)}; }
+Rat rsub(const Rat& a, const Rat& b) { return {sub(mul(a.n, b.d), mul(b.n, a.d)), mul(a.d, b.d)}; }
+Rat rmul(const Rat& a, const Rat& b) { return {mul(a.n, b.n), mul(a.d, b.d)}; }
+Rat rdiv(const Rat& a, const Rat& b) {
+  Rat r{mul(a.n, b.d), mul(a.d, b.n)};
+  if (r.d.neg) {
+    r.n = negate(r.n);
+    r.d = negate(r.d);
+  }
+  return r;
+}
+
+// The exact input coordinate of output index o (resize_plan.h's formulas, in rationals).
+__attribute__((noinline)) Rat exact_coord(const ResizeAttrs& at, const AxisGeometry& g, int64_t o) {
+  if (at.compat == Compat::OnnxRuntime)
+    return rat(coord::onnxruntime(at.coord, static_cast<double>(o), g));
+  const Rat x = rat(o), half = {from_i64(1), from_i64(2)};
+  const Rat s = rdiv(rat(g.scale_num), rat(g.scale_den));
+  const Rat xh = rdiv(radd(x, half), s);  // (x + 0.5) / s
+  switch (at.coord) {
+    case CoordMode::HalfPixel: return rsub(xh, half);
+    case CoordMode::PytorchHalfPixel: return g.out > 1 ? rsub(xh, half) : rat(int64_t(0));
+    case CoordMode::HalfPixelSymmetric:
+      // (L_in - 1) / 2 + (2x + 1 - L_out) / (2s)
+      return radd(rdiv(rat(g.in - 1), rat(int64_t(2))),
+                  rdiv(rat(2 * o + 1 - g.out), rmul(rat(int64_t(2)), s)));
+    case CoordMode::AlignCorners: {
+      const Rat w1 = rsub(rmul(rat(g.in), s), rat(int64_t(1)));  // W - 1
+      if (sign(w1.n) == 0) return rat(int64_t(0));
+      return rdiv(rmul(x, rat(g.in - 1)), w1);
+    }
+    case CoordMode::Asymmetric: return rdiv(x, s);
+    case CoordMode::TfHalfPixelForNN: return xh;
+    case CoordMode::TfCropAndResize: {
+      const Rat a = rat(g.roi_start), b = rat(g.roi_end), span = rat(g.in - 1);
+      if (g.out > 1) {
+        const Rat last = rat(g.out - 1);
+        return rmul(rdiv(radd(rmul(rsub(last, x), a), rmul(x, b)), last), span);
+      }
+      return rmul(rmul(radd(a, b), half), span);
+    }
+  }
+  return x;
+}
+
+// Keys' cubic kernel at u / q (u >= 0) times b q^3 (a = A / B): an integer.
+Big cub(const Big& u, const Big& q, const Big& A, const Big& B) {
+  const Big q2 = mul(q, q), q3 = mul(q2, q), u2 = mul(u, u), u3 = mul(u2, u);
+  if (cmp_mag(u, q) <= 0)
+    return add(sub(mul(add(A, muli(B, 2)), u3), mul(mul(add(A, muli(B, 3)), u2), q)), mul(B, q3));
+  if (cmp_mag(u, muli(q, 2)) < 0)
+    return mul(A, sub(add(sub(u3, muli(mul(u2, q), 5)), muli(mul(u, q2), 8)), muli(q3, 4)));
+  return Big();
+}
+
+// The exact taps of one output of an axis: positions (clamped) and integer numerators over
+// den. False when the renormalisation is 0/0 (the output is NaN, 0 for integers) or the
+// floor could not be found from the plan's coordinate.
+struct Taps {
+  Buffer<int64_t> pos;
+  Buffer<Big> k;
+  int n = 0;
+  int64_t o = -1;  // the output index they are of (a row's outputs share the outer axes')
+  bool ok = false;
+  Big den;
+};
+
+// floor(p / q) from a guess g (the plan's coordinate, within a few units): the f with
+// 0 <= p - f q < q, and that remainder.
+bool floor_near(const Big& p, const Big& q, double g, int64_t* f, Big* t) {
+  if (!(std::fabs(g) < 4e15)) return false;
+  *f = static_cast<int64_t>(std::floor(g));
+  *t = sub(p, muli(q, *f));
+  for (int i = 0; i < 64; ++i) {
+    if (t->neg) { --*f; *t = add(*t, q); continue; }
+    if (cmp_mag(*t, q) >= 0) { ++*f; *t = sub(*t, q); continue; }
+    return true;
+  }
+  return false;
+}
+
+__attribute__((noinline)) bool exact_taps(const ResizePlan& plan, int a, int64_t o, Taps* tp) {
+  const ResizeAttrs& at = plan.attrs;
+  const AxisGeometry& g = plan.geo.axis[a];
+  const AxisPlan& ap = plan.axis[a];
+  tp->n = 0;
+  if (tp->k.size() < ap.taps && !(tp->k.allocate(ap.taps, kDefaultMaxBytes) &&
+                                  tp->pos.allocate(ap.taps, kDefaultMaxBytes)))
+    return false;
+  if (ap.identity) {
+    tp->pos[0] = o;
+    tp->k[0] = from_i64(1);
+    tp->den = from_i64(1);
+    tp->n = 1;
+    return true;
+  }
+  const double guess = at.compat == Compat::OnnxRuntime
+                           ? coord::onnxruntime(at.coord, static_cast<double>(o), g)
+                           : coord::select(at.coord)(static_cast<double>(o), g);
+  const Rat x = exact_coord(at, g, o);
+  const bool cubic = at.mode == ResizeMode::Cubic;
+  const Rat ca = rat(at.cubic_a);
+  const double scale = g.scale();
+  int64_t first = 0;
+  Big natural;
+  if (!(at.antialias && scale < 1.0)) {
+    int64_t f;
+    Big t;
+    if (!floor_near(x.n, x.d, guess, &f, &t)) return false;
+    const Big& q = x.d;
+    if (!cubic) {
+      first = f;
+      tp->k[0] = sub(q, t);
+      tp->k[1] = t;
+      tp->n = 2;
+      natural = q;
+    } else {
+      first = f - 1;
+      const Big args[4] = {add(t, q), t, sub(q, t), sub(muli(q, 2), t)};
+      for (const Big& u : args) tp->k[tp->n++] = cub(u, q, ca.n, ca.d);
+      natural = mul(ca.d, mul(q, mul(q, q)));
+    }
+  } else {
+    // ceil(x) - 1 = floor(x') with the remainder in (0, q]: floor of x - tiny.
+    int64_t f;
+    Big t;
+    if (!floor_near(x.n, x.d, guess, &f, &t)) return false;
+    if (sign(t) == 0) { --f; t = x.d; }
+    const Rat s = rdiv(rat(g.scale_num), rat(g.scale_den));
+    int64_t start, end;
+    if (!cubic) {
+      start = static_cast<int64_t>(std::floor(-1.0 / scale) + 1.0);
+      end = start + (2 - 2 * start);
+    } else {
+      start = static_cast<int64_t>(std::floor(-2.0 / scale) + 1.0);
+      end = 2 - start;
+    }
+    if (end - start > ap.taps) return false;
+    first = f + start;
+    const Big R = mul(x.d, s.d);
+    natural = cubic ? mul(ca.d, mul(R, mul(R, R))) : R;
+    for (int64_t i = start; i < end; ++i) {
+      Big u = mul(sub(muli(x.d, i), t), s.n);
+      u.neg = false;
+      if (cubic) {
+        tp->k[tp->n++] = cub(u, R, ca.n, ca.d);
+      } else {
+        const Big w = sub(R, u);
+        tp->k[tp->n++] = w.neg ? Big() : w;
+      }
+    }
+    Big sum;
+    for (int i = 0; i < tp->n; ++i) sum = add(sum, tp->k[i]);
+    if (sign(sum) != 0) natural = sum;
+    if (natural.neg) {
+      natural = negate(natural);
+      for (int i = 0; i < tp->n; ++i) tp->k[i] = negate(tp->k[i]);
+    }
+  }
+  tp->den = natural;
+  const int n = tp->n;
+  const int64_t last = ap.in - 1;
+  if (at.exclude_outside) {
+    Big sum;
+    for (int i = 0; i < n; ++i) {
+      const int64_t p = first + i;
+      if (p < 0 || p > last) tp->k[i] = Big();
+      sum = add(sum, tp->k[i]);
+    }
+    if (sign(sum) == 0) return false;
+    if (sum.neg) {
+      sum = negate(sum);
+      for (int i = 0; i < n; ++i) tp->k[i] = negate(tp->k[i]);
+    }
+    tp->den = sum;
+  }
+  for (int i = 0; i < n; ++i) {
+    const int64_t p = first + i;
+    tp->pos[i] = p < 0 ? 0 : (p > last ? last : p);
+  }
+  return true;
+}
+
+// X's element i as a big integer.
+Big x_value(const TensorView& x, int64_t i) {
+  switch (x.type) {
+    case DType::UInt8: return from_i64(static_cast<const uint8_t*>(x.data)[i]);
+    case DType::Int8: return from_i64(static_cast<const int8_t*>(x.data)[i]);
+    case DType::UInt16: return from_i64(static_cast<const uint16_t*>(x.data)[i]);
+    case DType::Int16: return from_i64(static_cast<const int16_t*>(x.data)[i]);
+    case DType::Int32: return from_i64(static_cast<const int32_t*>(x.data)[i]);
+    case DType::UInt32: return from_i64(static_cast<const uint32_t*>(x.data)[i]);
+    case DType::Int64: return from_i64(static_cast<const int64_t*>(x.data)[i]);
+    case DType::UInt64: return from_u64(static_cast<const uint64_t*>(x.data)[i]);
+    default: return Big();
+  }
+}
+
+// sum over the taps of axes a.. of their numerators times X (offset: X's element so far).
+Big tap_sum(const TensorView& x, const Taps* taps, const int64_t* stride, int a, int rank,
+            int64_t offset) {
+  const Taps& t = taps[a];
+  Big s;
+  for (int j = 0; j < t.n; ++j) {
+    if (sign(t.k[j]) == 0) continue;
+    const int64_t off = offset + t.pos[j] * stride[a];
+    s = add(s, mul(t.k[j], a + 1 == rank ? x_value(x, off) : tap_sum(x, taps, stride, a + 1, rank, off)));
+  }
+  return s;
+}
+
+
+// X's element i as a double (64-bit integers rounded).
+double x_double(const TensorView& x, int64_t i) {
+  switch (x.type) {
+    case DType::UInt8: return static_cast<const uint8_t*>(x.data)[i];
+    case DType::Int8: return static_cast<const int8_t*>(x.data)[i];
+    case DType::UInt16: return static_cast<const uint16_t*>(x.data)[i];
+    case DType::Int16: return static_cast<const int16_t*>(x.data)[i];
+    default: return 0;  // (the double stage runs for 8- and 16-bit types only)
+  }
+}
+
+// The output through the plan's own taps and double weights, axes a.. (offset: X's element
+// so far): the same separable sums as the passes, in double.
+double plan_sum(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
+                const int64_t* stride, int a, int64_t offset) {
+  const AxisPlan& ap = plan.axis[a];
+  const int K = ap.taps;
+  double s = 0;
+  for (int k = 0; k < ap.count[idx[a]]; ++k) {
+    const int64_t off = offset + int64_t(ap.index[idx[a] * K + k]) * stride[a];
+    s += ap.weight[idx[a] * K + k] *
+         (a + 1 == plan.rank ? x_double(x, off) : plan_sum(plan, x, idx, stride, a + 1, off));
+  }
+  return s;
+}
+
+// t / d (d > 0) roughly, in double, for the floor's correction steps.
+double ratio(const Big& t, const Big& d) {
+  auto top = [](const Big& b, int* e) {
+    const int n = b.n;
+    double v = 0;
+    const int lo = n > 3 ? n - 3 : 0;
+    for (int i = n; i-- > lo;) v = v * 0x1p32 + b.m[i];
+    *e = 32 * int(lo);
+    return b.neg ? -v : v;
+  };
+  int et, ed;
+  const double vt = top(t, &et), vd = top(d, &ed);
+  return std::ldexp(vt / vd, et - ed);
+}
+
+// The exact output of Y's element i, rounded by the plan's compat rule, into *out (not yet
+// saturated); false when it cannot be decided here (outside a crop box, a 0/0
+// renormalisation: NaN, 0 for integers).
+bool exact_output(const ResizePlan& plan, const TensorView& x, int64_t i, double guess, Taps* taps,
+                  Big* out) {
+  const int rank = plan.rank;
+  int64_t idx[kMaxRank], stride[kMaxRank];
+  int64_t rest = i, st = 1;
+  for (int a = rank - 1; a >= 0; --a) {
+    idx[a] = rest % plan.out_dims[a];
+    rest /= plan.out_dims[a];
+    stride[a] = st;
+    st *= plan.in_dims[a];
+    if (plan.axis[a].outside.size() > idx[a] && plan.axis[a].outside[idx[a]]) return false;
+  }
+  Big den = from_i64(1);
+  for (int a = 0; a < rank; ++a) {
+    if (taps[a].o != idx[a]) {
+      taps[a].ok = exact_taps(plan, a, idx[a], &taps[a]);
+      taps[a].o = idx[a];
+    }
+    if (!taps[a].ok) return false;
+    den = mul(den, taps[a].den);
+  }
+  const Big num = tap_sum(x, taps, stride, 0, rank, 0);
+  if (num.ovf || den.ovf) return false;
+  // f = floor(num / den) with remainder t in [0, den): from the float value, corrected in
+  // steps estimated in double (one or two unless the float value is far off).
+  Big f = rat(std::floor(std::fabs(guess) < 0x1p64 ? guess : 0.0)).n;
+  Big t = sub(num, mul(f, den));
+  for (int it = 0;; ++it) {
+    if (it == 200 || t.ovf) return false;
+    if (!t.neg && cmp_mag(t, den) < 0) break;
+    double q = std::floor(ratio(t, den));
+    if (q == 0) q = t.neg ? -1 : 1;
+    q = std::fmax(-0x1p62, std::fmin(0x1p62, q));
+    const Big step = from_i64(static_cast<int64_t>(q));
+    f = add(f, step);
+    t = sub(t, mul(step, den));
+  }
+  const int c = sign(sub(muli(t, 2), den));  // the fraction against 1/2
+  const bool odd = f.n > 0 && (f.m[0] & 1);
+  bool up;
+  switch (plan.attrs.compat) {
+    case Compat::OnnxRuntime: up = f.neg && sign(t) != 0; break;  // truncation toward 0
+    case Compat::PyTorch: up = c >= 0; break;                     // half up
+    default: up = c > 0 || (c == 0 && odd); break;                // half to even
+  }
+  *out = up ? add(f, from_i64(1)) : f;
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+// The bound of the header's derivation for largest magnitude M, computed in double (dbl: the
+// plan's double weights) or in float (its float weights).
+double bound(const ResizePlan& plan, double M, bool dbl, bool wide_x) {
+  const double u = dbl ? 0x1p-53 : 0x1p-24;
+  const double a = plan.attrs.cubic_a;
+  double prod = 1, sum = wide_x ? u : 0;
+  for (int p = 0; p < plan.n_passes; ++p) {
+    const int ax = plan.order[p];
+    const AxisPlan& ap = plan.axis[ax];
+    const AxisGeometry& g = plan.geo.axis[ax];
+    const int K = ap.taps;
+    double L = 0;
+    for (int64_t o = 0; o < ap.out; ++o) {
+      double s = 0;
+      for (int k = 0; k < ap.count[o]; ++k)
+        s += dbl ? std::fabs(ap.weight[o * K + k]) : std::fabs(double(ap.weight_f[o * K + k]));
+      L = s > L ? s : L;  // (NaN weights: outputs that are NaN, never rounded near a boundary)
+    }
+    L *= 1 + 0x1p-40;
+    // X_a: a bound of the coordinate's magnitude and of the magnitudes inside its formula.
+    double Xa = double(g.in) + 4 + (double(g.out) + 1) * std::fabs(g.scale_den / g.scale_num);
+    if (plan.attrs.coord == CoordMode::TfCropAndResize)
+      Xa += (std::fabs(g.roi_start) + std::fabs(g.roi_end) + 1) * double(g.in);
+    if (plan.attrs.coord == CoordMode::AlignCorners) {
+      const double w1 = std::fabs(g.out_width() - 1);
+      Xa += double(g.out) * double(g.in) * (g.out_width() + 2) / (w1 * w1);
+    }
+    const bool cubic = plan.attrs.mode == ResizeMode::Cubic;
+    const double G = cubic ? std::fmax(3 * std::fabs(a + 2) + 2 * std::fabs(a + 3), std::fabs(a)) : 1;
+    const double sa = plan.attrs.antialias && g.scale() < 1 ? g.scale() : 1;
+    const double tap = G * 8 * Xa * sa + (cubic ? 64 * (std::fabs(a) + 3) : 4);
+    const double c = 0x1p-53 * K * tap * (plan.attrs.antialias || plan.attrs.exclude_outside ? 4 : 1);
+    const double d = (dbl ? 0 : u * L) + c;
+    const double gn = K * u / (1 - K * u);
+    prod *= L + d;
+    sum += gn + d;
+  }
+  return 2 * M * prod * sum;
+}
+
+// The largest magnitude of X's type (32-bit and smaller).
+double type_range(DType t) {
+  switch (t) {
+    case DType::UInt8: return 255;
+    case DType::Int8: return 128;
+    case DType::UInt16: return 65535;
+    case DType::Int16: return 32768;
+    case DType::Int32: return 2147483648.0;
+    default: return 4294967295.0;
+  }
+}
+
+}  // namespace
+
+double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d) {
+  const int64_t es = dtype_size(x.type);
+  double M = 0;
+  if (es < 8) {
+    M = type_range(x.type);
+  } else {  // 64-bit: the largest magnitude in X
+    const int64_t n = x.elements();
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = x.type == DType::Int64 ? std::fabs(double(static_cast<const int64_t*>(x.data)[i]))
+                                              : double(static_cast<const uint64_t*>(x.data)[i]);
+      M = v > M ? v : M;
+    }
+  }
+  *eps_d = es < 4 ? bound(plan, M, true, false) : 0;
+  return bound(plan, M, es >= 4, es == 8);
+}
+
+namespace {
+
+// What the recomputation of one output needs.
+struct Fixer {
+  const ResizePlan& plan;
+  const TensorView& x;
+  TensorView* y;
+  double eps_d;
+  int mode;
+  int64_t es;
+  Big lo, hi;  // the type's range
+  Taps taps[kMaxRank];
+};
+
+// Output i of Y (computed value v, within eps of a boundary) decided exactly and stored.
+__attribute__((noinline)) void fix_one(Fixer& f, int64_t i, double v) {
+  const ResizePlan& plan = f.plan;
+  const int mode = f.mode;
+  Big r;
+  if (f.es < 4) {
+    // 8- and 16-bit types: first in double from the plan's double weights, whose error
+    // bound (eps_d, the same derivation) is far smaller; big integers only when the double
+    // value is within it of a boundary too (mostly exact ties).
+    int64_t idx[kMaxRank], stride[kMaxRank], rest = i, st = 1;
+    for (int a = plan.rank - 1; a >= 0; --a) {
+      idx[a] = rest % plan.out_dims[a];
+      rest /= plan.out_dims[a];
+      stride[a] = st;
+      st *= plan.in_dims[a];
+      if (plan.axis[a].outside.size() > idx[a] && plan.axis[a].outside[idx[a]]) return;
+    }
+    const double w = plan_sum(plan, f.x, idx, stride, 0, 0);
+    const double dw = std::fabs(w - std::nearbyint(w));
+    if (mode == 1 ? dw > f.eps_d : dw < 0.5 - f.eps_d) {
+      r = rat(mode == 1 ? std::trunc(w) : mode == 2 ? std::floor(w + 0.5) : std::nearbyint(w)).n;
+      goto store;
+    }
+  }
+  if (!exact_output(plan, f.x, i, v, f.taps, &r)) return;
+store:
+  if (sign(sub(r, f.lo)) < 0) r = f.lo;
+  if (sign(sub(r, f.hi)) > 0) r = f.hi;
+  {
+    uint64_t bits = 0;  // two's complement, little-endian: the type's low bytes
+    for (int k = r.n; k-- > 0;) bits = (bits << 32) | r.m[k];
+    if (r.neg) bits = uint64_t(0) - bits;
+    std::memcpy(static_cast<unsigned char*>(f.y->data) + i * f.es, &bits, size_t(f.es));
+  }
+}
+
+}  // namespace
+
+void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* src, TensorView* y,
+                      int64_t at, int64_t n, double eps, double eps_d) {
+  const int64_t es = dtype_size(y->type);
+  const bool is_signed = y->type == DType::Int8 || y->type == DType::Int16 ||
+                         y->type == DType::Int32 || y->type == DType::Int64;
+  const uint64_t span = es == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * es)) - 1;
+  Fixer f{plan, x, y, eps_d, static_cast<int>(plan.attrs.compat), es,
+          is_signed ? from_u64(span / 2 + 1, true) : Big(), from_u64(is_signed ? span / 2 : span), {}};
+  const bool trunc = f.mode == 1;
+  // A value v is near a boundary when d = |v - nearest integer| (exact: Sterbenz) is at
+  // least 0.5 - eps (half to even, half up) or at most eps (truncation). NaN: never.
+  int64_t j = 0;
+  if (es < 4) {
+    const float* v = static_cast<const float*>(src);
+#if OSW_HAVE_SIMD
+    // The thresholds in float, rounded so that every value near a boundary is caught.
+    float lo = static_cast<float>(0.5 - eps), e = static_cast<float>(eps);
+    if (double(lo) > 0.5 - eps) lo = std::nextafter(lo, 0.0f);
+    if (double(e) < eps) e = std::nextafter(e, 1.0f);
+    const v128_t vlo = wasm_f32x4_splat(lo), ve = wasm_f32x4_splat(e);
+    for (; j + 4 <= n; j += 4) {
+      const v128_t a = wasm_v128_load(v + j);
+      const v128_t d = wasm_f32x4_abs(wasm_f32x4_sub(a, wasm_f32x4_nearest(a)));
+      if (!wasm_v128_any_true(trunc ? wasm_f32x4_le(d, ve) : wasm_f32x4_ge(d, vlo))) continue;
+      for (int64_t k = j; k < j + 4; ++k) {
+        const double dk = std::fabs(double(v[k]) - std::nearbyint(double(v[k])));
+        if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + k, v[k]);
+      }
+    }
+#endif
+    for (; j < n; ++j) {
+      const double dk = std::fabs(double(v[j]) - std::nearbyint(double(v[j])));
+      if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + j, v[j]);
+    }
+  } else {
+    const double* v = static_cast<const double*>(src);
+#if OSW_HAVE_SIMD
+    const v128_t vlo = wasm_f64x2_splat(0.5 - eps), ve = wasm_f64x2_splat(eps);
+    for (; j + 2 <= n; j += 2) {
+      const v128_t a = wasm_v128_load(v + j);
+      const v128_t d = wasm_f64x2_abs(wasm_f64x2_sub(a, wasm_f64x2_nearest(a)));
+      if (!wasm_v128_any_true(trunc ? wasm_f64x2_le(d, ve) : wasm_f64x2_ge(d, vlo))) continue;
+      for (int64_t k = j; k < j + 2; ++k) {
+        const double dk = std::fabs(v[k] - std::nearbyint(v[k]));
+        if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + k, v[k]);
+      }
+    }
+#endif
+    for (; j < n; ++j) {
+      const double dk = std::fabs(v[j] - std::nearbyint(v[j]));
+      if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + j, v[j]);
+    }
+  }
+}
+
+}  // namespace osw

@@ -1,0 +1,298 @@
+// test_exact.cpp: integer outputs round as their exact value does (issue 18 (a), docs/
+// semantics.md "integer outputs decided exactly").
+//
+// A reference of its own, in __int128 rationals: sizes-based geometry (scale = out / in),
+// half_pixel / pytorch_half_pixel / asymmetric / align_corners coordinates as exact
+// fractions P / Q, linear and cubic taps (a = -3/4 and -1/2) as integers over one
+// denominator, linear antialias and exclude_outside renormalised by their exact sums,
+// compat 'onnxruntime' from the double coordinate its float32 formula gives. Random small
+// cases of every integer type, every compat rounding, ranks 1 and 2, are drawn until many
+// outputs lie exactly at a boundary and many within 2^-8 of one (below and above), and
+// every output must equal the exact rounding of its exact value. Before the exact decision
+// (float values rounded as they came) the drawn cases include misrounded outputs.
+#include <catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "resize.h"
+#include "test_plan.h"
+#include "test_rng.h"
+
+using namespace osw;
+
+namespace {
+
+using i128 = __int128;
+
+i128 fdiv(i128 p, i128 q) {  // floor(p / q), q > 0
+  i128 f = p / q;
+  if (f * q > p) --f;
+  return f;
+}
+
+struct Tap {
+  int64_t pos;
+  i128 k;
+};
+
+struct AxisRef {
+  std::vector<Tap> taps;
+  i128 den = 1;
+  bool ok = true;
+};
+
+// Keys' kernel at u / q (u >= 0) times b q^3, a = an / b.
+i128 keys(i128 u, i128 q, i128 an, i128 b) {
+  if (u <= q) return (an + 2 * b) * u * u * u - (an + 3 * b) * u * u * q + b * q * q * q;
+  if (u < 2 * q) return an * (u * u * u - 5 * u * u * q + 8 * u * q * q - 4 * q * q * q);
+  return 0;
+}
+
+// A double as p / 2^k.
+void dyadic(double v, i128* p, i128* q) {
+  *q = 1;
+  while (v != std::floor(v)) {
+    v *= 2;
+    *q *= 2;
+  }
+  *p = static_cast<i128>(v);
+}
+
+AxisRef axis_ref(const ResizePlan& plan, int a, int64_t o) {
+  const ResizeAttrs& at = plan.attrs;
+  const AxisGeometry& g = plan.geo.axis[a];
+  const int64_t in = g.in, out = g.out;
+  AxisRef r;
+  if (plan.axis[a].identity) {
+    r.taps.push_back({o, 1});
+    return r;
+  }
+  i128 P, Q;
+  if (at.compat == Compat::OnnxRuntime) {
+    dyadic(coord::onnxruntime(at.coord, double(o), g), &P, &Q);
+  } else {
+    switch (at.coord) {
+      case CoordMode::PytorchHalfPixel:
+        if (out == 1) { P = 0; Q = 1; break; }
+        // fallthrough
+      case CoordMode::HalfPixel: P = i128(2 * o + 1) * in - out; Q = 2 * out; break;
+      case CoordMode::Asymmetric: P = i128(o) * in; Q = out; break;
+      default:  // align_corners, W = out
+        if (out == 1) { P = 0; Q = 1; } else { P = i128(o) * (in - 1); Q = out - 1; }
+        break;
+    }
+  }
+  const bool cubic = at.mode == ResizeMode::Cubic;
+  const i128 an = at.cubic_a == -0.5 ? -1 : -3, b = at.cubic_a == -0.5 ? 2 : 4;
+  int64_t first;
+  std::vector<i128> k;
+  if (at.antialias && out < in) {  // linear only here
+    const i128 base = fdiv(P - 1, Q), rr = P - base * Q;  // ceil(x) - 1, remainder in (0, Q]
+    const int64_t start = int64_t(fdiv(-in, out)) + 1, end = start + (2 - 2 * start);
+    const i128 R = Q * in;
+    i128 sum = 0;
+    for (int64_t i = start; i < end; ++i) {
+      i128 u = (i128(i) * Q - rr) * out;
+      if (u < 0) u = -u;
+      k.push_back(R - u > 0 ? R - u : 0);
+      sum += k.back();
+    }
+    first = int64_t(base) + start;
+    r.den = sum;
+  } else {
+    const i128 f = fdiv(P, Q), t = P - f * Q;
+    if (!cubic) {
+      k = {Q - t, t};
+      first = int64_t(f);
+      r.den = Q;
+    } else {
+      for (i128 u : {t + Q, t, Q - t, 2 * Q - t}) k.push_back(keys(u, Q, an, b));
+      first = int64_t(f) - 1;
+      r.den = b * Q * Q * Q;
+    }
+  }
+  if (at.exclude_outside) {
+    i128 sum = 0;
+    for (size_t i = 0; i < k.size(); ++i) {
+      const int64_t p = first + int64_t(i);
+      if (p < 0 || p >= in) k[i] = 0;
+      sum += k[i];
+    }
+    if (sum == 0) r.ok = false;
+    r.den = sum;
+  }
+  for (size_t i = 0; i < k.size(); ++i) {
+    int64_t p = first + int64_t(i);
+    p = p < 0 ? 0 : (p >= in ? in - 1 : p);
+    r.taps.push_back({p, k[i]});
+  }
+  return r;
+}
+
+template <typename I>
+I saturate(i128 v) {
+  if (v < i128(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  if (v > i128(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+  return I(v);
+}
+
+struct Stats {
+  int64_t outputs = 0, ties = 0, below = 0, above = 0, wrong = 0;
+};
+
+// Exact value of output i of plan on X (rank 1 or 2), rounded by the compat's rule.
+template <typename I>
+bool exact_ref(const ResizePlan& plan, const std::vector<I>& x, int64_t i, I* out, Stats* st) {
+  int64_t idx[2], stride[2];
+  const int rank = plan.rank;
+  int64_t rest = i;
+  for (int a = rank - 1; a >= 0; --a) {
+    idx[a] = rest % plan.out_dims[a];
+    rest /= plan.out_dims[a];
+  }
+  stride[rank - 1] = 1;
+  if (rank == 2) stride[0] = plan.in_dims[1];
+  AxisRef ax[2];
+  i128 den = 1;
+  for (int a = 0; a < rank; ++a) {
+    ax[a] = axis_ref(plan, a, idx[a]);
+    if (!ax[a].ok) return false;
+    den *= ax[a].den;
+  }
+  i128 num = 0;
+  if (rank == 1) {
+    for (const Tap& t : ax[0].taps) num += t.k * i128(x[t.pos]);
+  } else {
+    for (const Tap& t0 : ax[0].taps)
+      for (const Tap& t1 : ax[1].taps) num += t0.k * t1.k * i128(x[t0.pos * stride[0] + t1.pos]);
+  }
+  if (den < 0) { num = -num; den = -den; }
+  const i128 f = fdiv(num, den), r = num - f * den;
+  i128 v;
+  switch (plan.attrs.compat) {
+    case Compat::OnnxRuntime:
+      v = (f < 0 && r != 0) ? f + 1 : f;
+      if (r == 0) ++st->ties;
+      else if (r * 256 < den) ++st->above;
+      else if ((den - r) * 256 < den) ++st->below;
+      break;
+    case Compat::PyTorch: v = 2 * r >= den ? f + 1 : f; break;
+    default: v = 2 * r > den ? f + 1 : (2 * r < den ? f : f + (f & 1)); break;
+  }
+  if (plan.attrs.compat != Compat::OnnxRuntime) {
+    const i128 d = 2 * r - den;  // 2 * (fraction - 1/2) * den
+    if (d == 0) ++st->ties;
+    else if (d > 0 && d * 128 < den) ++st->above;
+    else if (d < 0 && -d * 128 < den) ++st->below;
+  }
+  *out = saturate<I>(v);
+  return true;
+}
+
+// Stats per compat (Onnx, OnnxRuntime, PyTorch) and mode (linear, cubic).
+template <typename I>
+void run_cases(DType type, uint64_t seed, int cases, Stats (*per)[2]) {
+  Rng rng(seed);
+  for (int c = 0; c < cases; ++c) {
+    ResizeAttrs at;
+    at.compat = rng.pick({Compat::Onnx, Compat::OnnxRuntime, Compat::PyTorch});
+    const bool ort = at.compat == Compat::OnnxRuntime;
+    at.mode = ort ? ResizeMode::Linear : rng.pick({ResizeMode::Linear, ResizeMode::Cubic});
+    at.coord = rng.pick({CoordMode::HalfPixel, CoordMode::PytorchHalfPixel, CoordMode::Asymmetric,
+                         CoordMode::AlignCorners});
+    at.cubic_a = rng.coin() ? -0.75 : -0.5;
+    at.exclude_outside = rng.range(0, 3) == 0;
+    at.antialias = !ort && at.mode == ResizeMode::Linear && rng.range(0, 2) == 0;
+    const int rank = ort ? 1 : int(rng.range(1, 2));
+    int64_t in_dims[2];
+    ResizeInputs inputs;
+    inputs.has_sizes = true;
+    inputs.n_axes = rank;
+    // Mostly small; now and then longer axes, whose denominators (2 out, products of two
+    // axes) are large enough for linear values to come within 2^-12 of a boundary.
+    const bool big = rng.range(0, 7) == 0;
+    for (int a = 0; a < rank; ++a) {
+      in_dims[a] = big ? rng.range(10, 40) : rng.range(2, 9);
+      inputs.sizes[a] = big ? rng.range(30, 100) : rng.range(1, 24);
+    }
+    ResizePlan plan;
+    ResizeOptions opts;
+    opts.type = type;
+    REQUIRE(resize_plan(at, inputs, rank, in_dims, &plan, opts).ok());
+    if (plan.attrs.compat == Compat::PyTorch && at.antialias) continue;  // (a = -0.5, exclude: drawn above anyway)
+    const int64_t nx = rank == 1 ? in_dims[0] : in_dims[0] * in_dims[1];
+    std::vector<I> x(size_t(nx), 0), y(size_t(plan.out_elems), 0);
+    // Values: the type's range, or for 32/64-bit types magnitudes that make double's
+    // rounding visible (2^40 .. 2^56), or small ones.
+    const int shape = int(rng.range(0, 2));
+    for (I& v : x) {
+      if (sizeof(I) <= 2 || shape == 0) {
+        v = I(rng.range(int64_t(std::numeric_limits<I>::min()),
+                        std::is_same<I, uint64_t>::value || std::is_same<I, int64_t>::value
+                            ? int64_t(1) << 20 : int64_t(std::numeric_limits<I>::max())));
+      } else if (shape == 1) {
+        const int64_t m = int64_t(1) << (sizeof(I) == 4 ? 31 : rng.range(40, 56));
+        v = I(std::is_signed<I>::value ? rng.range(-m + 1, m - 1) : rng.range(0, m - 1));
+      } else {
+        v = I(rng.range(0, 255));
+      }
+    }
+    REQUIRE(run_plan(plan, type, x.data(), y.data()).ok());
+    Stats* st = &per[int(at.compat)][at.mode == ResizeMode::Cubic ? 1 : 0];
+    for (int64_t i = 0; i < plan.out_elems; ++i) {
+      I want;
+      if (!exact_ref(plan, x, i, &want, st)) continue;
+      ++st->outputs;
+      if (y[size_t(i)] != want) {
+        ++st->wrong;
+        if (st->wrong <= 3)
+          UNSCOPED_INFO("case " << c << " output " << i << ": got " << double(y[size_t(i)])
+                                << ", exact " << double(want));
+      }
+    }
+  }
+}
+
+template <typename I>
+void check_type(DType type, uint64_t seed, int cases) {
+  Stats per[3][2];
+  run_cases<I>(type, seed, cases, per);
+  static const char* kCompat[3] = {"onnx", "onnxruntime", "pytorch"};
+  for (int c = 0; c < 3; ++c) {
+    for (int m = 0; m < 2; ++m) {
+      const Stats& st = per[c][m];
+      if (c == 1 && m == 1) continue;  // (compat 'onnxruntime' drawn linear only)
+      INFO(dtype_name(type) << " " << kCompat[c] << (m ? " cubic: " : " linear: ") << st.outputs
+                            << " outputs, " << st.ties << " exactly at a boundary, " << st.below
+                            << " just below (within 2^-8), " << st.above << " just above");
+      CHECK(st.wrong == 0);
+      // The draw reaches the boundary often enough to mean something.
+      CHECK(st.ties >= 5);
+      CHECK(st.below >= 1);
+      CHECK(st.above >= 1);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("exact: uint8 outputs round as their exact value (issue 18 a)", "[exact]") {
+  check_type<uint8_t>(DType::UInt8, 1, 3000);
+}
+TEST_CASE("exact: int8, uint16, int16 outputs round as their exact value", "[exact]") {
+  check_type<int8_t>(DType::Int8, 2, 1500);
+  check_type<uint16_t>(DType::UInt16, 3, 1500);
+  check_type<int16_t>(DType::Int16, 4, 1500);
+}
+TEST_CASE("exact: int32, uint32 outputs round as their exact value", "[exact]") {
+  check_type<int32_t>(DType::Int32, 5, 1500);
+  check_type<uint32_t>(DType::UInt32, 6, 1500);
+}
+TEST_CASE("exact: int64, uint64 outputs round as their exact value", "[exact]") {
+  check_type<int64_t>(DType::Int64, 7, 700);
+  check_type<uint64_t>(DType::UInt64, 8, 700);
+}
