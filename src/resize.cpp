@@ -296,6 +296,15 @@ static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
     // the float32 (float64) run between two conversions.
     lay->convert = true;
     lay->convert_to = compute_size(type) == 8 ? DType::Float64 : DType::Float32;
+    if (lay->convert_to == DType::Float32 && is_integer(type)) {
+      // 8- and 16-bit integers whose float32 error bound is large (many cubic passes:
+      // 16-bit values near most boundaries) run in double, where few are: the same bytes
+      // (every decision is exact), without an exact recheck of most outputs.
+      TensorView t;
+      t.type = type;
+      double eps_d;
+      if (resize_exact_eps(plan, t, &eps_d) > 1e-3) lay->convert_to = DType::Float64;
+    }
     lay->sched = &plan.schedule[lay->convert_to == DType::Float32 ? 1 : 0];
     lay->n_steps = lay->sched->n + 1;
     return Status::Ok();
@@ -341,7 +350,7 @@ OSW_PLANNING
 static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType type,
                              ResizeWorkspace* shared) {
   if (lay.kind != RunLayout::Interp) return Status::Ok();
-  const int64_t fsize = compute_size(type);
+  const int64_t fsize = lay.convert ? dtype_size(lay.convert_to) : compute_size(type);
   const int64_t limit = plan.opts.max_bytes;
   if (lay.round && !lay.parts) {
     const int64_t bytes = plan.out_elems * fsize;
@@ -409,13 +418,18 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   // exactly (resize_exact.h).
   const bool exact = is_integer(y->type);
   double eps_d = 0;
-  const double eps = exact ? resize_exact_eps(plan, x, &eps_d) : 0.0;
+  double eps = exact ? resize_exact_eps(plan, x, &eps_d) : 0.0;
+  if (lay.convert_to == DType::Float64 && dtype_size(y->type) < 4) {  // run in double: no
+    eps = eps_d;                                                       // recheck in double
+    eps_d = 1;
+  }
   for (int64_t b = begin; b < end;) {
     const int64_t e = std::min(end, b + part);
     yv.data = ws->wide.data() - b * per_unit * es;
     OSW_RETURN_IF_ERROR(step(b, e));
-    resize_narrow_converted(plan, ws->wide.data(), y, b * per_unit, (e - b) * per_unit);
-    if (exact) resize_exact_fix(plan, x, ws->wide.data(), y, b * per_unit, (e - b) * per_unit, eps, eps_d);
+    const bool dbl = lay.convert_to == DType::Float64;
+    resize_narrow_converted(plan, ws->wide.data(), dbl, y, b * per_unit, (e - b) * per_unit);
+    if (exact) resize_exact_fix(plan, x, ws->wide.data(), dbl, y, b * per_unit, (e - b) * per_unit, eps, eps_d);
     b = e;
   }
   return Status::Ok();

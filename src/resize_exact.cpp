@@ -14,22 +14,32 @@
 // tuples of the product of the axes' numerators times X, D the product of the axes'
 // denominators: big integers, no rounding anywhere, so ties are ties.
 //
-// The error bound (resize_exact_eps). The kernels compute each pass as a dot product of
-// n = taps terms in the compute type (unit roundoff u: 2^-24 float, 2^-53 double), from the
-// previous pass's computed values and the plan's weights in the compute type. With
-// L_a = the largest sum of |weight| of an output of axis a (in the compute type), d_a the
-// largest L1 distance of an output's weights from the exact ones, M = max |X| (X exact in
-// the compute type, but for 64-bit integers: one more relative u), and g_n = n u / (1 - n u)
-// (the classic bound |fl(sum w x) - sum w x| <= g_n sum |w| |x|), induction over the passes
-// gives |computed - exact| <= M prod_a (L_a + d_a) (sum_a (g_{n_a} + d_a) + [64-bit] u).
-// d_a: the compute-type weights are the plan's double weights rounded (u |w| each: u L_a),
-// and the double weights are within c_a = 2^-53 * 64 * K_a * G_a * (X_a + 4) of the exact
-// ones, with X_a a bound of the coordinate's magnitude (each coordinate formula is at most 6
-// double operations on values below 2 X_a, so its error is below 16 u X_a), G_a a Lipschitz
-// bound of the weights in the coordinate (linear 1, cubic 40|a| + 3|a + 2| + 2|a + 3|, times
-// 4 for a renormalisation, whose sums are at least 1/2 for the filters used) and the weights'
-// own arithmetic (below 16 u per weight). eps is twice the total: a value farther than eps
-// from a boundary rounds as its exact value does.
+// The error bound (resize_exact_eps, bound()). The kernels compute each pass as a dot
+// product of n = taps terms in the compute type (unit roundoff u: 2^-24 float, 2^-53
+// double), from the previous pass's computed values and the plan's weights in the compute
+// type, in any order of the passes. With L_a = the largest sum of |weight| of an output of
+// axis a (in the compute type), d_a the largest L1 distance of an output's weights from the
+// exact ones (as functions of the clamped input index), M = max |X| (the type's range; for
+// 64-bit integers the largest |X| of the call, whose widening to double adds one relative
+// u), and g_n = n u / (1 - n u) (the classic |fl(sum w x) - sum w x| <= g_n sum |w| |x|,
+// FMA or not), induction over the passes (each pass: its own rounding g_n L_a M_{a-1}, the
+// propagated error times L_a, the weight error d_a M_{a-1}) gives
+//   |computed - exact| <= M prod_a (L_a + d_a) (sum_a (g_{n_a} + d_a) + [64-bit] u).
+// d_a = (float compute: u L_a, the plan's double weights rounded to float) + c_a, where c_a
+// bounds the double weights' distance from the exact ones:
+//   c_a = 2^-53 K_a R_a (8 G_a X_a s_a + E_a),
+// X_a a bound of the coordinate's magnitude and of every magnitude inside its formula (each
+// formula is at most 6 double operations on such values: coordinate error <= 8 u X_a; for
+// align_corners the division by W - 1 adds L_out L_in (W + 2) / (W - 1)^2), G_a the largest
+// |derivative| of a tap's weight in the coordinate (linear 1; cubic max(3|a + 2| + 2|a + 3|,
+// |a|) over both pieces of Keys' kernel), s_a the antialias scale (the argument is
+// (i - ratio) scale), E_a the weights' own arithmetic (linear 4 u, cubic 64 (|a| + 3) u),
+// R_a = 4 with a renormalisation (antialias, exclude_outside: |d(k/S)| <= 2 |dk| / S with
+// the sums S >= 1/2 for coordinates in [-0.5, L_in - 0.5], where every mode puts them), K_a
+// the taps. eps is twice the total. 8- and 16-bit outputs near a boundary are first
+// recomputed in double from the plan's double weights (the same sums), whose bound is the
+// same formula with u = 2^-53 and d_a = c_a; only those still within it of a boundary
+// (exact ties, mostly) reach the big integers.
 #include "resize_exact.h"
 
 #include <cmath>
@@ -152,8 +162,14 @@ struct Rat {
 
 Rat rat(int64_t v) { return {from_i64(v), from_i64(1)}; }
 
-// A finite double is m * 2^e exactly.
+// A finite double is m * 2^e exactly. Not finite (a NaN cubic_a, say): overflowed, so that
+// no decision is taken from it.
 Rat rat(double v) {
+  if (!std::isfinite(v)) {
+    Rat r;
+    r.n.ovf = r.d.ovf = true;
+    return r;
+  }
   int e = 0;
   const double f = std::frexp(v, &e);  // v = f * 2^e, 0.5 <= |f| < 1
   int64_t mant = static_cast<int64_t>(std::ldexp(f, 53));
@@ -571,18 +587,57 @@ __attribute__((noinline)) void fix_one(Fixer& f, int64_t i, double v) {
   const ResizePlan& plan = f.plan;
   const int mode = f.mode;
   Big r;
-  if (f.es < 4) {
+  int64_t idx[kMaxRank], stride[kMaxRank], rest = i, st = 1;
+  int64_t lo[kMaxRank], hi[kMaxRank], at[kMaxRank], first = 0;
+  for (int a = plan.rank - 1; a >= 0; --a) {
+    const AxisPlan& ap = plan.axis[a];
+    idx[a] = rest % plan.out_dims[a];
+    rest /= plan.out_dims[a];
+    stride[a] = st;
+    st *= plan.in_dims[a];
+    if (ap.outside.size() > idx[a] && ap.outside[idx[a]]) return;
+    // The inputs the exact taps can read: the plan's, one more on each side (the exact
+    // coordinate's floor is the double one's, or next to it); an identity axis's own.
+    lo[a] = hi[a] = ap.index[idx[a] * ap.taps];
+    for (int k = 1; k < ap.count[idx[a]]; ++k) {
+      const int64_t p = ap.index[idx[a] * ap.taps + k];
+      lo[a] = p < lo[a] ? p : lo[a];
+      hi[a] = p > hi[a] ? p : hi[a];
+    }
+    if (!ap.identity) {
+      lo[a] = lo[a] > 0 ? lo[a] - 1 : 0;
+      hi[a] = hi[a] + 1 < ap.in ? hi[a] + 1 : hi[a];
+    }
+    at[a] = lo[a];
+    first += lo[a] * stride[a];
+  }
+  if (!(plan.attrs.antialias && plan.attrs.mode == ResizeMode::Cubic)) {
+    // Every input it can read equal to c: the value is c (the exact weights sum to 1; a
+    // cubic antialias sum is not known to be non-zero). Flat regions under truncation.
+    const int64_t xes = dtype_size(f.x.type);
+    const unsigned char* xb = static_cast<const unsigned char*>(f.x.data);
+    bool flat = true;
+    for (;;) {
+      int64_t off = 0;
+      for (int a = 0; a < plan.rank; ++a) off += at[a] * stride[a];
+      flat = flat && std::memcmp(xb + off * xes, xb + first * xes, size_t(xes)) == 0;
+      int a = plan.rank - 1;
+      while (a >= 0 && at[a] == hi[a]) {
+        at[a] = lo[a];
+        --a;
+      }
+      if (a < 0 || !flat) break;
+      ++at[a];
+    }
+    if (flat) {
+      r = x_value(f.x, first);
+      goto store;
+    }
+  }
+  if (f.es < 4 && f.eps_d < 0.25) {
     // 8- and 16-bit types: first in double from the plan's double weights, whose error
     // bound (eps_d, the same derivation) is far smaller; big integers only when the double
     // value is within it of a boundary too (mostly exact ties).
-    int64_t idx[kMaxRank], stride[kMaxRank], rest = i, st = 1;
-    for (int a = plan.rank - 1; a >= 0; --a) {
-      idx[a] = rest % plan.out_dims[a];
-      rest /= plan.out_dims[a];
-      stride[a] = st;
-      st *= plan.in_dims[a];
-      if (plan.axis[a].outside.size() > idx[a] && plan.axis[a].outside[idx[a]]) return;
-    }
     const double w = plan_sum(plan, f.x, idx, stride, 0, 0);
     const double dw = std::fabs(w - std::nearbyint(w));
     if (mode == 1 ? dw > f.eps_d : dw < 0.5 - f.eps_d) {
@@ -604,8 +659,8 @@ store:
 
 }  // namespace
 
-void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* src, TensorView* y,
-                      int64_t at, int64_t n, double eps, double eps_d) {
+void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* src, bool src_double,
+                      TensorView* y, int64_t at, int64_t n, double eps, double eps_d) {
   const int64_t es = dtype_size(y->type);
   const bool is_signed = y->type == DType::Int8 || y->type == DType::Int16 ||
                          y->type == DType::Int32 || y->type == DType::Int64;
@@ -616,7 +671,7 @@ void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* s
   // A value v is near a boundary when d = |v - nearest integer| (exact: Sterbenz) is at
   // least 0.5 - eps (half to even, half up) or at most eps (truncation). NaN: never.
   int64_t j = 0;
-  if (es < 4) {
+  if (!src_double) {
     const float* v = static_cast<const float*>(src);
 #if OSW_HAVE_SIMD
     // The thresholds in float, rounded so that every value near a boundary is caught.

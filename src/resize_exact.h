@@ -26,10 +26,10 @@ struct ResizePlan;
 // 16-bit outputs).
 double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d);
 
-// src: n values in the compute type (float for 8/16-bit outputs, double for 32/64-bit),
+// src: n values in the compute type (float, or double: src_double),
 // already narrowed into Y's elements [at, at + n); rewrites those within eps of a boundary
 // with the exact decision.
-void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* src, TensorView* y,
-                      int64_t at, int64_t n, double eps, double eps_d);
+void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* src, bool src_double,
+                      TensorView* y, int64_t at, int64_t n, double eps, double eps_d);
 
 }  // namespace osw

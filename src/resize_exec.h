@@ -57,7 +57,7 @@ Status resize_range_cold(const ResizePlan& plan, const RunLayout& lay, int s, in
 void resize_finish_cold(const ResizePlan& plan, TensorView* y);
 // A converted run's last step: n elements of Y from `at` on, from src (n elements in the
 // compute type: float32, or float64 for 32-bit integers), stored as Y's type stores them.
-void resize_narrow_converted(const ResizePlan& plan, const void* src, TensorView* y, int64_t at,
+void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_double, TensorView* y, int64_t at,
                              int64_t n);
 
 template <typename T>

@@ -23,6 +23,13 @@ Status range_converted(const ResizePlan& plan, const RunLayout& lay, int s, int6
     return gather_nearest(plan, *lay.nearest, x.data, y->data, begin, end);
   if (!lay.convert || s != 0) return Status::Range("resize: a step this type does not run");
   const T* xs = static_cast<const T*>(x.data) + begin;
+  if constexpr (std::is_integral<T>::value && sizeof(T) <= 2) {
+    if (lay.convert_to == DType::Float64) {  // (a large float32 error bound: resize.cpp)
+      double* xd = reinterpret_cast<double*>(shared->xf.data()) + begin;
+      for (int64_t i = 0; i < end - begin; ++i) xd[i] = xs[i];
+      return Status::Ok();
+    }
+  }
   if constexpr (sizeof(typename ElemTraits<T>::Compute) == 8)
     widen_to_double(xs, reinterpret_cast<double*>(shared->xf.data()) + begin, end - begin);
   else
@@ -32,11 +39,20 @@ Status range_converted(const ResizePlan& plan, const RunLayout& lay, int s, int6
 
 // Y's elements [at, at + n) from src, as their own run stored them (elem.h), or with the
 // compat rounding (row 7) for 32-bit integers.
-void resize_narrow_converted(const ResizePlan& plan, const void* src, TensorView* y, int64_t at,
-                             int64_t n) {
+void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_double, TensorView* y,
+                             int64_t at, int64_t n) {
   const float* f = static_cast<const float*>(src);
   const double* d = static_cast<const double*>(src);
   const int mode = static_cast<int>(plan.attrs.compat);
+  if (src_double && dtype_size(y->type) <= 2) {  // 8- and 16-bit integers run in double
+    dispatch_dtype(y->type, "Y", [&](auto tag) -> Status {
+      using T = decltype(tag);
+      if constexpr (std::is_integral<T>::value && sizeof(T) <= 2)
+        for (int64_t i = 0; i < n; ++i) static_cast<T*>(y->data)[at + i] = round_integer_output<T>(mode, d[i]);
+      return Status::Ok();
+    });
+    return;
+  }
   switch (y->type) {
     case DType::Float16: narrow_from_float(f, static_cast<Float16*>(y->data) + at, n); break;
     case DType::BFloat16: narrow_from_float(f, static_cast<BFloat16*>(y->data) + at, n); break;

@@ -227,9 +227,13 @@ void run_cases(DType type, uint64_t seed, int cases, Stats (*per)[2]) {
     const int64_t nx = rank == 1 ? in_dims[0] : in_dims[0] * in_dims[1];
     std::vector<I> x(size_t(nx), 0), y(size_t(plan.out_elems), 0);
     // Values: the type's range, or for 32/64-bit types magnitudes that make double's
-    // rounding visible (2^40 .. 2^56), or small ones.
-    const int shape = int(rng.range(0, 2));
+    // rounding visible (2^40 .. 2^56), or small ones, or one value everywhere.
+    const int shape = int(rng.range(0, 3));
     for (I& v : x) {
+      if (shape == 3) {  // flat: the exact value is the input's (truncation's trap)
+        v = x[0] = I(x[0] == 0 ? rng.range(1, 100) : x[0]);
+        continue;
+      }
       if (sizeof(I) <= 2 || shape == 0) {
         v = I(rng.range(int64_t(std::numeric_limits<I>::min()),
                         std::is_same<I, uint64_t>::value || std::is_same<I, int64_t>::value

@@ -919,7 +919,7 @@ TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the pla
     TensorView wv = osw_test::view(DType::UInt8, rank, plan.out_dims, want.data());
     double eps_d = 0;
     const double eps = resize_exact_eps(plan, xv, &eps_d);
-    resize_exact_fix(plan, xv, wide.data(), &wv, 0, int64_t(wide.size()), eps, eps_d);
+    resize_exact_fix(plan, xv, wide.data(), false, &wv, 0, int64_t(wide.size()), eps, eps_d);
     pairs += plan.n_passes >= 2;
     outer_first += plan.n_passes == 2 && plan.order[0] < plan.order[1];
     INFO("case " << c << " rank " << rank << " passes " << plan.n_passes);
