@@ -36,7 +36,7 @@
 // (i - ratio) scale), E_a the weights' own arithmetic (linear 4 u, cubic 64 (|a| + 3) u),
 // R_a = 4 with a renormalisation (antialias, exclude_outside: |d(k/S)| <= 2 |dk| / S with
 // the sums S >= 1/2 for coordinates in [-0.5, L_in - 0.5], where every mode puts them), K_a
-// the taps. eps is twice the total. 8- and 16-bit outputs near a boundary are first
+// the taps. eps is the total (times 1 + 2^-20 for the bound's own rounding). 8- and 16-bit outputs near a boundary are first
 // recomputed in double from the plan's double weights (the same sums), whose bound is the
 // same formula with u = 2^-53 and d_a = c_a; only those still within it of a boundary
 // (exact ties, mostly) reach the big integers.
@@ -411,17 +411,21 @@ double x_double(const TensorView& x, int64_t i) {
   }
 }
 
-// The output through the plan's own taps and double weights, axes a.. (offset: X's element
-// so far): the same separable sums as the passes, in double.
+// The output through the plan's own taps and double weights, over the axes ax[0..n) that
+// have more than one tap (offset: X's element so far, the others' taps included): the same
+// separable sums as the passes, in double.
 double plan_sum(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
-                const int64_t* stride, int a, int64_t offset) {
-  const AxisPlan& ap = plan.axis[a];
+                const int64_t* stride, const int* ax, int n, int64_t offset) {
+  const AxisPlan& ap = plan.axis[ax[0]];
   const int K = ap.taps;
+  const int32_t* index = &ap.index[idx[ax[0]] * K];
+  const double* w = &ap.weight[idx[ax[0]] * K];
+  const uint8_t* x8 = static_cast<const uint8_t*>(x.data);
   double s = 0;
-  for (int k = 0; k < ap.count[idx[a]]; ++k) {
-    const int64_t off = offset + int64_t(ap.index[idx[a] * K + k]) * stride[a];
-    s += ap.weight[idx[a] * K + k] *
-         (a + 1 == plan.rank ? x_double(x, off) : plan_sum(plan, x, idx, stride, a + 1, off));
+  for (int k = 0; k < ap.count[idx[ax[0]]]; ++k) {
+    const int64_t off = offset + int64_t(index[k]) * stride[ax[0]];
+    s += w[k] * (n > 1 ? plan_sum(plan, x, idx, stride, ax + 1, n - 1, off)
+                       : x.type == DType::UInt8 ? x8[off] : x_double(x, off));
   }
   return s;
 }
@@ -534,7 +538,7 @@ double bound(const ResizePlan& plan, double M, bool dbl, bool wide_x) {
     prod *= L + d;
     sum += gn + d;
   }
-  return 2 * M * prod * sum;
+  return M * prod * sum * (1 + 0x1p-20);
 }
 
 // The largest magnitude of X's type (32-bit and smaller).
@@ -579,6 +583,7 @@ struct Fixer {
   int mode;
   int64_t es;
   Big lo, hi;  // the type's range
+  double lo_d, hi_d;
   Taps taps[kMaxRank];
 };
 
@@ -611,9 +616,10 @@ __attribute__((noinline)) void fix_one(Fixer& f, int64_t i, double v) {
     at[a] = lo[a];
     first += lo[a] * stride[a];
   }
-  if (!(plan.attrs.antialias && plan.attrs.mode == ResizeMode::Cubic)) {
+  if (mode == 1 && !(plan.attrs.antialias && plan.attrs.mode == ResizeMode::Cubic)) {
     // Every input it can read equal to c: the value is c (the exact weights sum to 1; a
-    // cubic antialias sum is not known to be non-zero). Flat regions under truncation.
+    // cubic antialias sum is not known to be non-zero). Flat regions under truncation (an
+    // integer is never near a half).
     const int64_t xes = dtype_size(f.x.type);
     const unsigned char* xb = static_cast<const unsigned char*>(f.x.data);
     bool flat = true;
@@ -638,11 +644,23 @@ __attribute__((noinline)) void fix_one(Fixer& f, int64_t i, double v) {
     // 8- and 16-bit types: first in double from the plan's double weights, whose error
     // bound (eps_d, the same derivation) is far smaller; big integers only when the double
     // value is within it of a boundary too (mostly exact ties).
-    const double w = plan_sum(plan, f.x, idx, stride, 0, 0);
+    // Axes of one tap (of weight 1: identities) fold into the offset.
+    int ax[kMaxRank], nax = 0;
+    int64_t base = 0;
+    for (int a = 0; a < plan.rank; ++a) {
+      const AxisPlan& ap = plan.axis[a];
+      if (ap.count[idx[a]] == 1 && ap.weight[idx[a] * ap.taps] == 1.0) base += ap.index[idx[a] * ap.taps] * stride[a];
+      else ax[nax++] = a;
+    }
+    const double w = nax == 0 ? x_double(f.x, base) : plan_sum(plan, f.x, idx, stride, ax, nax, base);
     const double dw = std::fabs(w - std::nearbyint(w));
     if (mode == 1 ? dw > f.eps_d : dw < 0.5 - f.eps_d) {
-      r = rat(mode == 1 ? std::trunc(w) : mode == 2 ? std::floor(w + 0.5) : std::nearbyint(w)).n;
-      goto store;
+      // Decided: the rounding of w, saturated (8- and 16-bit ranges are exact in double).
+      double q = mode == 1 ? std::trunc(w) : mode == 2 ? std::floor(w + 0.5) : std::nearbyint(w);
+      q = q < f.lo_d ? f.lo_d : (q > f.hi_d ? f.hi_d : q);
+      const int64_t bits = static_cast<int64_t>(q);
+      std::memcpy(static_cast<unsigned char*>(f.y->data) + i * f.es, &bits, size_t(f.es));
+      return;
     }
   }
   if (!exact_output(plan, f.x, i, v, f.taps, &r)) return;
@@ -666,7 +684,8 @@ void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* s
                          y->type == DType::Int32 || y->type == DType::Int64;
   const uint64_t span = es == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * es)) - 1;
   Fixer f{plan, x, y, eps_d, static_cast<int>(plan.attrs.compat), es,
-          is_signed ? from_u64(span / 2 + 1, true) : Big(), from_u64(is_signed ? span / 2 : span), {}};
+          is_signed ? from_u64(span / 2 + 1, true) : Big(), from_u64(is_signed ? span / 2 : span),
+          is_signed ? -double(span / 2 + 1) : 0.0, double(is_signed ? span / 2 : span), {}};
   const bool trunc = f.mode == 1;
   // A value v is near a boundary when d = |v - nearest integer| (exact: Sterbenz) is at
   // least 0.5 - eps (half to even, half up) or at most eps (truncation). NaN: never.
