@@ -47,7 +47,6 @@
 
 #include "elem.h"
 #include "resize.h"
-#include "simd.h"
 
 namespace osw {
 
@@ -400,36 +399,6 @@ Big tap_sum(const TensorView& x, const Taps* taps, const int64_t* stride, int a,
 }
 
 
-// X's element i as a double (64-bit integers rounded).
-double x_double(const TensorView& x, int64_t i) {
-  switch (x.type) {
-    case DType::UInt8: return static_cast<const uint8_t*>(x.data)[i];
-    case DType::Int8: return static_cast<const int8_t*>(x.data)[i];
-    case DType::UInt16: return static_cast<const uint16_t*>(x.data)[i];
-    case DType::Int16: return static_cast<const int16_t*>(x.data)[i];
-    default: return 0;  // (the double stage runs for 8- and 16-bit types only)
-  }
-}
-
-// The output through the plan's own taps and double weights, over the axes ax[0..n) that
-// have more than one tap (offset: X's element so far, the others' taps included): the same
-// separable sums as the passes, in double.
-double plan_sum(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
-                const int64_t* stride, const int* ax, int n, int64_t offset) {
-  const AxisPlan& ap = plan.axis[ax[0]];
-  const int K = ap.taps;
-  const int32_t* index = &ap.index[idx[ax[0]] * K];
-  const double* w = &ap.weight[idx[ax[0]] * K];
-  const uint8_t* x8 = static_cast<const uint8_t*>(x.data);
-  double s = 0;
-  for (int k = 0; k < ap.count[idx[ax[0]]]; ++k) {
-    const int64_t off = offset + int64_t(index[k]) * stride[ax[0]];
-    s += w[k] * (n > 1 ? plan_sum(plan, x, idx, stride, ax + 1, n - 1, off)
-                       : x.type == DType::UInt8 ? x8[off] : x_double(x, off));
-  }
-  return s;
-}
-
 // t / d (d > 0) roughly, in double, for the floor's correction steps.
 double ratio(const Big& t, const Big& d) {
   auto top = [](const Big& b, int* e) {
@@ -572,40 +541,33 @@ double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps
   return bound(plan, M, es >= 4, es == 8);
 }
 
-namespace {
-
-// What the recomputation of one output needs.
-struct Fixer {
-  const ResizePlan& plan;
-  const TensorView& x;
-  TensorView* y;
-  double eps_d;
-  int mode;
-  int64_t es;
-  Big lo, hi;  // the type's range
-  double lo_d, hi_d;
+// Output i of Y (computed value v, near a boundary, not decided in double) decided
+// exactly and stored: flat regions under truncation, else big integers.
+void resize_exact_slow(const ResizePlan& plan, const TensorView& x, TensorView* y, int64_t i,
+                       double v) {
+  const int64_t es = dtype_size(y->type);
+  const bool is_signed = y->type == DType::Int8 || y->type == DType::Int16 ||
+                         y->type == DType::Int32 || y->type == DType::Int64;
+  const uint64_t span = es == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * es)) - 1;
+  const Big blo = is_signed ? from_u64(span / 2 + 1, true) : Big();
+  const Big bhi = from_u64(is_signed ? span / 2 : span);
+  const int mode = static_cast<int>(plan.attrs.compat);
   Taps taps[kMaxRank];
-};
-
-// Output i of Y (computed value v, within eps of a boundary) decided exactly and stored.
-__attribute__((noinline)) void fix_one(Fixer& f, int64_t i, double v) {
-  const ResizePlan& plan = f.plan;
-  const int mode = f.mode;
   Big r;
-  int64_t idx[kMaxRank], stride[kMaxRank], rest = i, st = 1;
+  int64_t stride[kMaxRank], rest = i, st = 1;
   int64_t lo[kMaxRank], hi[kMaxRank], at[kMaxRank], first = 0;
   for (int a = plan.rank - 1; a >= 0; --a) {
     const AxisPlan& ap = plan.axis[a];
-    idx[a] = rest % plan.out_dims[a];
+    const int64_t o = rest % plan.out_dims[a];
     rest /= plan.out_dims[a];
     stride[a] = st;
     st *= plan.in_dims[a];
-    if (ap.outside.size() > idx[a] && ap.outside[idx[a]]) return;
+    if (ap.outside.size() > o && ap.outside[o]) return;
     // The inputs the exact taps can read: the plan's, one more on each side (the exact
     // coordinate's floor is the double one's, or next to it); an identity axis's own.
-    lo[a] = hi[a] = ap.index[idx[a] * ap.taps];
-    for (int k = 1; k < ap.count[idx[a]]; ++k) {
-      const int64_t p = ap.index[idx[a] * ap.taps + k];
+    lo[a] = hi[a] = ap.index[o * ap.taps];
+    for (int k = 1; k < ap.count[o]; ++k) {
+      const int64_t p = ap.index[o * ap.taps + k];
       lo[a] = p < lo[a] ? p : lo[a];
       hi[a] = p > hi[a] ? p : hi[a];
     }
@@ -616,13 +578,14 @@ __attribute__((noinline)) void fix_one(Fixer& f, int64_t i, double v) {
     at[a] = lo[a];
     first += lo[a] * stride[a];
   }
+  bool flat = false;
   if (mode == 1 && !(plan.attrs.antialias && plan.attrs.mode == ResizeMode::Cubic)) {
     // Every input it can read equal to c: the value is c (the exact weights sum to 1; a
     // cubic antialias sum is not known to be non-zero). Flat regions under truncation (an
     // integer is never near a half).
-    const int64_t xes = dtype_size(f.x.type);
-    const unsigned char* xb = static_cast<const unsigned char*>(f.x.data);
-    bool flat = true;
+    const int64_t xes = dtype_size(x.type);
+    const unsigned char* xb = static_cast<const unsigned char*>(x.data);
+    flat = true;
     for (;;) {
       int64_t off = 0;
       for (int a = 0; a < plan.rank; ++a) off += at[a] * stride[a];
@@ -635,102 +598,15 @@ __attribute__((noinline)) void fix_one(Fixer& f, int64_t i, double v) {
       if (a < 0 || !flat) break;
       ++at[a];
     }
-    if (flat) {
-      r = x_value(f.x, first);
-      goto store;
-    }
   }
-  if (f.es < 4 && f.eps_d < 0.25) {
-    // 8- and 16-bit types: first in double from the plan's double weights, whose error
-    // bound (eps_d, the same derivation) is far smaller; big integers only when the double
-    // value is within it of a boundary too (mostly exact ties).
-    // Axes of one tap (of weight 1: identities) fold into the offset.
-    int ax[kMaxRank], nax = 0;
-    int64_t base = 0;
-    for (int a = 0; a < plan.rank; ++a) {
-      const AxisPlan& ap = plan.axis[a];
-      if (ap.count[idx[a]] == 1 && ap.weight[idx[a] * ap.taps] == 1.0) base += ap.index[idx[a] * ap.taps] * stride[a];
-      else ax[nax++] = a;
-    }
-    const double w = nax == 0 ? x_double(f.x, base) : plan_sum(plan, f.x, idx, stride, ax, nax, base);
-    const double dw = std::fabs(w - std::nearbyint(w));
-    if (mode == 1 ? dw > f.eps_d : dw < 0.5 - f.eps_d) {
-      // Decided: the rounding of w, saturated (8- and 16-bit ranges are exact in double).
-      double q = mode == 1 ? std::trunc(w) : mode == 2 ? std::floor(w + 0.5) : std::nearbyint(w);
-      q = q < f.lo_d ? f.lo_d : (q > f.hi_d ? f.hi_d : q);
-      const int64_t bits = static_cast<int64_t>(q);
-      std::memcpy(static_cast<unsigned char*>(f.y->data) + i * f.es, &bits, size_t(f.es));
-      return;
-    }
-  }
-  if (!exact_output(plan, f.x, i, v, f.taps, &r)) return;
-store:
-  if (sign(sub(r, f.lo)) < 0) r = f.lo;
-  if (sign(sub(r, f.hi)) > 0) r = f.hi;
-  {
-    uint64_t bits = 0;  // two's complement, little-endian: the type's low bytes
-    for (int k = r.n; k-- > 0;) bits = (bits << 32) | r.m[k];
-    if (r.neg) bits = uint64_t(0) - bits;
-    std::memcpy(static_cast<unsigned char*>(f.y->data) + i * f.es, &bits, size_t(f.es));
-  }
-}
-
-}  // namespace
-
-void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* src, bool src_double,
-                      TensorView* y, int64_t at, int64_t n, double eps, double eps_d) {
-  const int64_t es = dtype_size(y->type);
-  const bool is_signed = y->type == DType::Int8 || y->type == DType::Int16 ||
-                         y->type == DType::Int32 || y->type == DType::Int64;
-  const uint64_t span = es == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * es)) - 1;
-  Fixer f{plan, x, y, eps_d, static_cast<int>(plan.attrs.compat), es,
-          is_signed ? from_u64(span / 2 + 1, true) : Big(), from_u64(is_signed ? span / 2 : span),
-          is_signed ? -double(span / 2 + 1) : 0.0, double(is_signed ? span / 2 : span), {}};
-  const bool trunc = f.mode == 1;
-  // A value v is near a boundary when d = |v - nearest integer| (exact: Sterbenz) is at
-  // least 0.5 - eps (half to even, half up) or at most eps (truncation). NaN: never.
-  int64_t j = 0;
-  if (!src_double) {
-    const float* v = static_cast<const float*>(src);
-#if OSW_HAVE_SIMD
-    // The thresholds in float, rounded so that every value near a boundary is caught.
-    float lo = static_cast<float>(0.5 - eps), e = static_cast<float>(eps);
-    if (double(lo) > 0.5 - eps) lo = std::nextafter(lo, 0.0f);
-    if (double(e) < eps) e = std::nextafter(e, 1.0f);
-    const v128_t vlo = wasm_f32x4_splat(lo), ve = wasm_f32x4_splat(e);
-    for (; j + 4 <= n; j += 4) {
-      const v128_t a = wasm_v128_load(v + j);
-      const v128_t d = wasm_f32x4_abs(wasm_f32x4_sub(a, wasm_f32x4_nearest(a)));
-      if (!wasm_v128_any_true(trunc ? wasm_f32x4_le(d, ve) : wasm_f32x4_ge(d, vlo))) continue;
-      for (int64_t k = j; k < j + 4; ++k) {
-        const double dk = std::fabs(double(v[k]) - std::nearbyint(double(v[k])));
-        if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + k, v[k]);
-      }
-    }
-#endif
-    for (; j < n; ++j) {
-      const double dk = std::fabs(double(v[j]) - std::nearbyint(double(v[j])));
-      if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + j, v[j]);
-    }
-  } else {
-    const double* v = static_cast<const double*>(src);
-#if OSW_HAVE_SIMD
-    const v128_t vlo = wasm_f64x2_splat(0.5 - eps), ve = wasm_f64x2_splat(eps);
-    for (; j + 2 <= n; j += 2) {
-      const v128_t a = wasm_v128_load(v + j);
-      const v128_t d = wasm_f64x2_abs(wasm_f64x2_sub(a, wasm_f64x2_nearest(a)));
-      if (!wasm_v128_any_true(trunc ? wasm_f64x2_le(d, ve) : wasm_f64x2_ge(d, vlo))) continue;
-      for (int64_t k = j; k < j + 2; ++k) {
-        const double dk = std::fabs(v[k] - std::nearbyint(v[k]));
-        if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + k, v[k]);
-      }
-    }
-#endif
-    for (; j < n; ++j) {
-      const double dk = std::fabs(v[j] - std::nearbyint(v[j]));
-      if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + j, v[j]);
-    }
-  }
+  if (flat) r = x_value(x, first);
+  else if (!exact_output(plan, x, i, v, taps, &r)) return;
+  if (sign(sub(r, blo)) < 0) r = blo;
+  if (sign(sub(r, bhi)) > 0) r = bhi;
+  uint64_t bits = 0;  // two's complement, little-endian: the type's low bytes
+  for (int k = r.n; k-- > 0;) bits = (bits << 32) | r.m[k];
+  if (r.neg) bits = uint64_t(0) - bits;
+  std::memcpy(static_cast<unsigned char*>(y->data) + i * es, &bits, size_t(es));
 }
 
 }  // namespace osw
