@@ -105,18 +105,24 @@ void gather(const T* x, T* y, int in_w, int cn, int out_h, int out_w, const int*
 // ---------------------------------------------------------------------------------------
 // Separable (linear, cubic, area upscaling): horizontal rows, then vertical.
 
-// One horizontal row: out[dx * cn + c] = sum_k S[(tap_k) * cn + c] * w_k, left to right.
-template <typename T, typename Acc, typename Wt>
-void hrow(const T* s, Acc* out, int out_w, int cn, int ks, const int* taps, const Wt* w) {
+// One horizontal row: out[dx * cn + c] = sum_k S[(tap_k) * cn + c] * w_k, left to right, for
+// dx in [dx0, dx1); CN is the channel count (0: any, given by cn).
+template <int CN, typename T, typename Acc, typename Wt>
+void hrow_scalar(const T* s, Acc* out, int dx0, int dx1, int cn, int ks, const int* taps,
+                 const Wt* w) {
+  if (CN) cn = CN;
+  out += dx0 * cn;
   if (ks == 2) {
-    for (int dx = 0; dx < out_w; ++dx, taps += 2, w += 2) {
+    taps += dx0 * 2, w += dx0 * 2;
+    for (int dx = dx0; dx < dx1; ++dx, taps += 2, w += 2) {
       const T* p0 = s + taps[0] * cn;
       const T* p1 = s + taps[1] * cn;
       const Acc w0 = w[0], w1 = w[1];
       for (int c = 0; c < cn; ++c) *out++ = Acc(p0[c]) * w0 + Acc(p1[c]) * w1;
     }
   } else {
-    for (int dx = 0; dx < out_w; ++dx, taps += 4, w += 4) {
+    taps += dx0 * 4, w += dx0 * 4;
+    for (int dx = dx0; dx < dx1; ++dx, taps += 4, w += 4) {
       const T* p0 = s + taps[0] * cn;
       const T* p1 = s + taps[1] * cn;
       const T* p2 = s + taps[2] * cn;
@@ -125,6 +131,74 @@ void hrow(const T* s, Acc* out, int out_w, int cn, int ks, const int* taps, cons
       for (int c = 0; c < cn; ++c)
         *out++ = Acc(p0[c]) * w0 + Acc(p1[c]) * w1 + Acc(p2[c]) * w2 + Acc(p3[c]) * w3;
     }
+  }
+}
+
+#if OSW_HAVE_SIMD
+// 3 or 4 channels, one pixel per vector: four lanes loaded at each tap (the fourth of a
+// 3-channel pixel is the next pixel's first value, and its result lane is overwritten by the
+// next pixel or falls in the row's padding). dx1: no tap of [0, dx1) reads past the row.
+// uint8: the tap pixels' bytes, zero-extended and interleaved in pairs (S0 c, S1 c), times the
+// pairs (w0, w1) with i32x4.dot_i16x8: the integer sums, exactly.
+template <int CN>
+void hrow_vec(const uint8_t* s, int* out, int dx1, int ks, const int* taps, const int16_t* w) {
+  const v128_t lo = wasm_i8x16_make(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+  if (ks == 2) {
+    for (int dx = 0; dx < dx1; ++dx, taps += 2, w += 2) {
+      v128_t v = wasm_v128_load32_zero(s + taps[0] * CN);
+      v = wasm_v128_load32_lane(s + taps[1] * CN, v, 1);
+      wasm_v128_store(out + dx * CN, wasm_i32x4_dot_i16x8(wasm_i8x16_swizzle(v, lo), wasm_v128_load32_splat(w)));
+    }
+  } else {
+    const v128_t hi = wasm_i8x16_make(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
+    for (int dx = 0; dx < dx1; ++dx, taps += 4, w += 4) {
+      v128_t v = wasm_v128_load32_zero(s + taps[0] * CN);
+      v = wasm_v128_load32_lane(s + taps[1] * CN, v, 1);
+      v = wasm_v128_load32_lane(s + taps[2] * CN, v, 2);
+      v = wasm_v128_load32_lane(s + taps[3] * CN, v, 3);
+      const v128_t a = wasm_i32x4_dot_i16x8(wasm_i8x16_swizzle(v, lo), wasm_v128_load32_splat(w));
+      const v128_t b = wasm_i32x4_dot_i16x8(wasm_i8x16_swizzle(v, hi), wasm_v128_load32_splat(w + 2));
+      wasm_v128_store(out + dx * CN, wasm_i32x4_add(a, b));
+    }
+  }
+}
+// float32: f32x4 per tap, multiplied and summed left to right as the scalar code does.
+template <int CN>
+void hrow_vec(const float* s, float* out, int dx1, int ks, const int* taps, const float* w) {
+  if (ks == 2) {
+    for (int dx = 0; dx < dx1; ++dx, taps += 2, w += 2) {
+      const v128_t a = wasm_f32x4_mul(wasm_v128_load(s + taps[0] * CN), wasm_f32x4_splat(w[0]));
+      const v128_t b = wasm_f32x4_mul(wasm_v128_load(s + taps[1] * CN), wasm_f32x4_splat(w[1]));
+      wasm_v128_store(out + dx * CN, wasm_f32x4_add(a, b));
+    }
+  } else {
+    for (int dx = 0; dx < dx1; ++dx, taps += 4, w += 4) {
+      v128_t t = wasm_f32x4_mul(wasm_v128_load(s + taps[0] * CN), wasm_f32x4_splat(w[0]));
+      t = wasm_f32x4_add(t, wasm_f32x4_mul(wasm_v128_load(s + taps[1] * CN), wasm_f32x4_splat(w[1])));
+      t = wasm_f32x4_add(t, wasm_f32x4_mul(wasm_v128_load(s + taps[2] * CN), wasm_f32x4_splat(w[2])));
+      t = wasm_f32x4_add(t, wasm_f32x4_mul(wasm_v128_load(s + taps[3] * CN), wasm_f32x4_splat(w[3])));
+      wasm_v128_store(out + dx * CN, t);
+    }
+  }
+}
+#endif
+
+// A row: the vector form on [0, vec_end) (3 and 4 channels), the scalar form after.
+template <typename T, typename Acc, typename Wt>
+void hrow(const T* s, Acc* out, int out_w, int cn, int ks, const int* taps, const Wt* w,
+          int vec_end) {
+  int dx = 0;
+#if OSW_HAVE_SIMD
+  if (cn == 4) hrow_vec<4>(s, out, dx = vec_end, ks, taps, w);
+  if (cn == 3) hrow_vec<3>(s, out, dx = vec_end, ks, taps, w);
+#else
+  (void)vec_end;
+#endif
+  switch (cn) {
+    case 1: hrow_scalar<1>(s, out, dx, out_w, cn, ks, taps, w); break;
+    case 2: hrow_scalar<2>(s, out, dx, out_w, cn, ks, taps, w); break;
+    case 3: hrow_scalar<3>(s, out, dx, out_w, cn, ks, taps, w); break;
+    default: hrow_scalar<4>(s, out, dx, out_w, cn, ks, taps, w); break;
   }
 }
 
@@ -248,12 +322,14 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
   const int W = out_w * cn;
   // Scratch: x taps and weights (float and fixed), y rows and weights, ks rows of Acc.
   const size_t nx = size_t(out_w) * ks, ny = size_t(out_h) * ks;
+  // Rows of Acc have 4 elements of padding (the vector rows of 3 channels write one past).
+  const size_t RW = size_t(W) + 4;
   const size_t bytes = (nx + ny) * (sizeof(int) + sizeof(float) + sizeof(int16_t)) +
-                       size_t(ks) * W * sizeof(Acc) + 64;
+                       size_t(ks) * RW * sizeof(Acc) + 64;
   char* mem = static_cast<char*>(std::malloc(bytes));
   if (!mem) return kNoMemory;
   Acc* rows_mem = reinterpret_cast<Acc*>(mem);
-  float* xwf = reinterpret_cast<float*>(rows_mem + size_t(ks) * W);
+  float* xwf = reinterpret_cast<float*>(rows_mem + size_t(ks) * RW);
   float* ywf = xwf + nx;
   int* xt = reinterpret_cast<int*>(ywf + ny);
   int* yt = xt + nx;
@@ -265,6 +341,10 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
   const Wt* yw = nullptr;
   if constexpr (sizeof(Wt) == 2) xw = xwi, yw = ywi; else xw = xwf, yw = ywf;
   (void)yw;
+  // The vector form loads 4 values at each tap: it stops at the first pixel whose last (and
+  // largest) tap would read past the row (taps grow with dx).
+  int vec_end = 0;
+  while (vec_end < out_w && xt[size_t(vec_end) * ks + ks - 1] * cn + 4 <= in_w * cn) ++vec_end;
 
   Acc* rows[4];
   int tag[4];
@@ -272,7 +352,7 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
   for (int64_t n = 0; n < g.count; ++n) {
     const T* src = x + n * in_img;
     T* dst = y + n * out_img;
-    for (int k = 0; k < ks; ++k) rows[k] = rows_mem + size_t(k) * W, tag[k] = -1;
+    for (int k = 0; k < ks; ++k) rows[k] = rows_mem + size_t(k) * RW, tag[k] = -1;
     for (int dy = 0; dy < out_h; ++dy) {
       const int* need = yt + dy * ks;
       // Keep rows already computed (moved into their slot), compute the others.
@@ -293,7 +373,7 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
         if (dup) continue;
         for (int j = 0; j < ks; ++j)
           if (!used[j]) { slot[k] = rows[j], used[j] = true; break; }
-        hrow(src + size_t(need[k]) * in_w * cn, slot[k], out_w, cn, ks, xt, xw);
+        hrow(src + size_t(need[k]) * in_w * cn, slot[k], out_w, cn, ks, xt, xw, vec_end);
         have[k] = true;
       }
       // Rebuild the slot table: distinct buffers keep their tags.
