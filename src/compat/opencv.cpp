@@ -400,9 +400,135 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
 
 // ---------------------------------------------------------------------------------------
 // Area, integer scales.
+
+// Cells cut by the right or bottom border, elements [i, W) of a row: (float)sum / count.
 template <typename T>
-void area_fast(const T* s, T* d, int in_h, int in_w, int cn, int out_h, int out_w, int sx,
-               int sy) {
+void area_border(const T* S, T* D, int i, int W, int cn, int sx, int sy, int rows, int64_t step) {
+  using Sum = typename std::conditional<std::is_same<T, uint8_t>::value, int, float>::type;
+  for (; i < W; ++i) {
+    const int x0 = (i / cn) * sx * cn + i % cn;
+    Sum sum = 0;
+    int count = 0;
+    for (int a = 0; a < sy && a < rows; ++a)
+      for (int b = 0; b < sx && x0 + b * cn < step; ++b) sum += S[a * step + x0 + b * cn], ++count;
+    D[i] = count ? to_out(float(sum) / float(count), D) : T(0);
+  }
+}
+
+#if OSW_HAVE_SIMD
+// uint8 2x2 cells of 1, 3 or 4 channels, (sum + 2) >> 2: the two values of a cell's row made
+// adjacent by a swizzle, summed by extadd_pairwise. Returns the elements done (whole pixels).
+template <int CN>
+int area2_u8_vec(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int full) {
+  // Output elements per vector: 8 (1 and 4 channels), 6 (3: 12 of the 16 bytes loaded).
+  constexpr int kOut = CN == 3 ? 6 : 8;
+  const v128_t m = CN == 4 ? wasm_i8x16_make(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15)
+                           : wasm_i8x16_make(0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11, -1, -1, -1, -1);
+  const v128_t two = wasm_i16x8_splat(2);
+  int i = 0;
+  // 16 bytes read from 2i, 8 written from i (3 channels: the last 2 are the next pixel's,
+  // rewritten by the next step, so i + 8 <= full keeps them in the row's whole cells).
+  for (; i + 8 <= full; i += kOut) {
+    v128_t a = wasm_v128_load(S0 + 2 * i), b = wasm_v128_load(S1 + 2 * i);
+    if (CN != 1) a = wasm_i8x16_swizzle(a, m), b = wasm_i8x16_swizzle(b, m);
+    v128_t t = wasm_i16x8_add(wasm_u16x8_extadd_pairwise_u8x16(a), wasm_u16x8_extadd_pairwise_u8x16(b));
+    t = wasm_u16x8_shr(wasm_i16x8_add(t, two), 2);
+    wasm_v128_store64_lane(D + i, wasm_u8x16_narrow_i16x8(t, t), 0);
+  }
+  return i;
+}
+#endif
+
+// uint8, whole cells of a row: sums of sy rows per column (cs), then of sx columns per output.
+void area_u8_row(const uint8_t* S, uint8_t* D, int full, int cn, int sx, int sy, int64_t step,
+                 int* cs) {
+  const int n = full * sx;  // input elements of the whole cells
+  int i = 0;
+  if (sx == 2 && sy == 2 && cn != 2) {
+#if OSW_HAVE_SIMD
+    if (cn == 4) i = area2_u8_vec<4>(S, S + step, D, full);
+    if (cn == 3) i = area2_u8_vec<3>(S, S + step, D, full);
+    if (cn == 1) i = area2_u8_vec<1>(S, S + step, D, full);
+#endif
+    for (; i < full; ++i) {
+      const int p = i + (i / cn) * cn;
+      D[i] = uint8_t((int(S[p]) + int(S[p + cn]) + int(S[p + step]) + int(S[p + step + cn]) + 2) >> 2);
+    }
+    return;
+  }
+  int j = 0;
+#if OSW_HAVE_SIMD
+  for (; j + 16 <= n; j += 16) {
+    v128_t q0 = wasm_i32x4_splat(0), q1 = q0, q2 = q0, q3 = q0;
+    for (int a = 0; a < sy; ++a) {
+      const v128_t v = wasm_v128_load(S + a * step + j);
+      const v128_t lo = wasm_u16x8_extend_low_u8x16(v), hi = wasm_u16x8_extend_high_u8x16(v);
+      q0 = wasm_i32x4_add(q0, wasm_u32x4_extend_low_u16x8(lo));
+      q1 = wasm_i32x4_add(q1, wasm_u32x4_extend_high_u16x8(lo));
+      q2 = wasm_i32x4_add(q2, wasm_u32x4_extend_low_u16x8(hi));
+      q3 = wasm_i32x4_add(q3, wasm_u32x4_extend_high_u16x8(hi));
+    }
+    wasm_v128_store(cs + j, q0), wasm_v128_store(cs + j + 4, q1);
+    wasm_v128_store(cs + j + 8, q2), wasm_v128_store(cs + j + 12, q3);
+  }
+#endif
+  for (; j < n; ++j) {
+    int t = 0;
+    for (int a = 0; a < sy; ++a) t += S[a * step + j];
+    cs[j] = t;
+  }
+  const float scale = 1.f / float(sx * sy);
+  const int pixels = full / cn;
+  int ox = 0;
+#if OSW_HAVE_SIMD
+  // 3 and 4 channels: one pixel per vector (cs has padding; a 3-channel pixel's fourth byte
+  // is rewritten by the next pixel, so the last one is left to the scalar loop).
+  if (cn >= 3) {
+    const v128_t vs = wasm_f32x4_splat(scale);
+    const int end = cn == 4 ? pixels : pixels - 1;
+    for (; ox < end; ++ox) {
+      const int* c = cs + ox * sx * cn;
+      v128_t t = wasm_v128_load(c);
+      for (int b = 1; b < sx; ++b) t = wasm_i32x4_add(t, wasm_v128_load(c + b * cn));
+      t = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(t), vs)));
+      t = wasm_i16x8_narrow_i32x4(t, t);
+      wasm_v128_store32_lane(D + ox * cn, wasm_u8x16_narrow_i16x8(t, t), 0);
+    }
+  }
+#endif
+  for (; ox < pixels; ++ox)
+    for (int c = 0; c < cn; ++c) {
+      int t = 0;
+      for (int b = 0; b < sx; ++b) t += cs[(ox * sx + b) * cn + c];
+      D[ox * cn + c] = sat_u8(float(t) * scale);
+    }
+}
+
+int area_fast(const uint8_t* s, uint8_t* d, int in_h, int in_w, int cn, int out_h, int out_w,
+              int sx, int sy) {
+  const int full_w = (in_w / sx) * cn;  // elements of the row made of whole cells
+  const int W = out_w * cn;
+  const int64_t step = int64_t(in_w) * cn;
+  int* cs = static_cast<int*>(std::malloc((size_t(full_w) * sx + 4) * sizeof(int)));
+  if (!cs) return kNoMemory;
+  for (int dy = 0; dy < out_h; ++dy) {
+    uint8_t* D = d + int64_t(dy) * W;
+    const int y0 = dy * sy;
+    if (y0 >= in_h) {
+      std::memset(D, 0, size_t(W));
+      continue;
+    }
+    const uint8_t* S = s + int64_t(y0) * step;
+    const int full = y0 + sy <= in_h ? full_w : 0;
+    if (full) area_u8_row(S, D, full, cn, sx, sy, step, cs);
+    area_border(S, D, full, W, cn, sx, sy, in_h - y0, step);
+  }
+  std::free(cs);
+  return kOk;
+}
+
+int area_fast(const float* s, float* d, int in_h, int in_w, int cn, int out_h, int out_w, int sx,
+              int sy) {
   const int area = sx * sy;
   const float scale = 1.f / float(area);
   const int full_w = (in_w / sx) * cn;  // elements of the row made of whole cells
@@ -410,63 +536,38 @@ void area_fast(const T* s, T* d, int in_h, int in_w, int cn, int out_h, int out_
   const int64_t step = int64_t(in_w) * cn;
   const bool two = sx == 2 && sy == 2;
   for (int dy = 0; dy < out_h; ++dy) {
-    T* D = d + int64_t(dy) * W;
+    float* D = d + int64_t(dy) * W;
     const int y0 = dy * sy;
     if (y0 >= in_h) {
-      for (int i = 0; i < W; ++i) D[i] = T(0);
+      for (int i = 0; i < W; ++i) D[i] = 0.f;
       continue;
     }
     const int full = y0 + sy <= in_h ? full_w : 0;
-    const T* S = s + int64_t(y0) * step;
+    const float* S = s + int64_t(y0) * step;
     int i = 0;
-    if (std::is_same<T, uint8_t>::value) {
-      if (two && cn != 2) {
-        for (; i < full; ++i) {
-          const int p = (i / cn) * 2 * cn + i % cn;
-          D[i] = T((int(S[p]) + int(S[p + cn]) + int(S[p + step]) + int(S[p + step + cn]) + 2) >> 2);
-        }
-      }
-      for (; i < full; ++i) {
-        const int p = (i / cn) * sx * cn + i % cn;
-        int sum = 0;
-        for (int a = 0; a < sy; ++a)
-          for (int b = 0; b < sx; ++b) sum += int(S[p + a * step + b * cn]);
-        D[i] = to_out(float(sum) * scale, D);
-      }
-    } else {
-      if (two && (cn == 1 || cn == 4)) {
-        const int vend = full & ~3;
-        for (; i < vend; ++i) {
-          const int p = (i / cn) * 2 * cn + i % cn;
-          D[i] = T(((float(S[p]) + float(S[p + cn])) + (float(S[p + step]) + float(S[p + step + cn]))) *
-                   0.25f);
-        }
-      }
-      for (; i < full; ++i) {
-        const int p = (i / cn) * sx * cn + i % cn;
-        float sum = 0.f;
-        int k = 0;
-        float t[4];
-        for (int a = 0; a < sy; ++a)
-          for (int b = 0; b < sx; ++b) {
-            t[k++] = float(S[p + a * step + b * cn]);
-            if (k == 4) sum += ((t[0] + t[1]) + t[2]) + t[3], k = 0;
-          }
-        for (int j = 0; j < k; ++j) sum += t[j];
-        D[i] = to_out(sum * scale, D);
+    if (two && (cn == 1 || cn == 4)) {
+      const int vend = full & ~3;
+      for (; i < vend; ++i) {
+        const int p = (i / cn) * 2 * cn + i % cn;
+        D[i] = ((S[p] + S[p + cn]) + (S[p + step] + S[p + step + cn])) * 0.25f;
       }
     }
-    // Cells cut by the right or bottom border.
-    for (; i < W; ++i) {
-      const int x0 = (i / cn) * sx * cn + i % cn;
-      using Sum = typename std::conditional<std::is_same<T, uint8_t>::value, int, float>::type;
-      Sum sum = 0;
-      int count = 0;
-      for (int a = 0; a < sy && y0 + a < in_h; ++a)
-        for (int b = 0; b < sx && x0 + b * cn < step; ++b) sum += S[a * step + x0 + b * cn], ++count;
-      D[i] = count ? to_out(float(sum) / float(count), D) : T(0);
+    for (; i < full; ++i) {
+      const int p = (i / cn) * sx * cn + i % cn;
+      float sum = 0.f;
+      int k = 0;
+      float t[4];
+      for (int a = 0; a < sy; ++a)
+        for (int b = 0; b < sx; ++b) {
+          t[k++] = S[p + a * step + b * cn];
+          if (k == 4) sum += ((t[0] + t[1]) + t[2]) + t[3], k = 0;
+        }
+      for (int j = 0; j < k; ++j) sum += t[j];
+      D[i] = sum * scale;
     }
+    area_border(S, D, i, W, cn, sx, sy, in_h - y0, step);
   }
+  return kOk;
 }
 
 // Area, general: OpenCV's decimation tables.
@@ -556,8 +657,9 @@ int resize(const T* x, T* y, const ImageBatch& g, double isx, double isy, CvInte
   }
   if (p.kind == cvrules::Kind::AreaFast) {
     for (int64_t n = 0; n < g.count; ++n)
-      area_fast(x + n * in_h * in_w * cn, y + n * out_h * out_w * cn, in_h, in_w, cn, out_h, out_w,
-                p.iscale_x, p.iscale_y);
+      if (area_fast(x + n * in_h * in_w * cn, y + n * out_h * out_w * cn, in_h, in_w, cn, out_h,
+                    out_w, p.iscale_x, p.iscale_y) != kOk)
+        return kNoMemory;
     return kOk;
   }
   if (p.kind == cvrules::Kind::AreaGeneral) return area_general(x, y, g, 1. / isx, 1. / isy);
