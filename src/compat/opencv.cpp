@@ -202,7 +202,30 @@ void hrow(const T* s, Acc* out, int out_w, int cn, int ks, const int* taps, cons
   }
 }
 
-// uint8 linear vertical: OpenCV's formula (the same in its vector loop and its scalar tail).
+// uint8 horizontal rows, finished once per source row for the vertical pass: linear keeps
+// S >> 4 (all its vertical formula uses), cubic the float S (exact: |S| < 2^24), in place.
+void u8_row_post(int* row, int w, int ks) {
+  int x = 0;
+  if (ks == 2) {
+#if OSW_HAVE_SIMD
+    for (; x + 4 <= w; x += 4) wasm_v128_store(row + x, wasm_i32x4_shr(wasm_v128_load(row + x), 4));
+#endif
+    for (; x < w; ++x) row[x] >>= 4;
+  } else {
+#if OSW_HAVE_SIMD
+    for (; x + 4 <= w; x += 4) wasm_v128_store(row + x, wasm_f32x4_convert_i32x4(wasm_v128_load(row + x)));
+#endif
+    for (; x < w; ++x) {
+      const float f = float(row[x]);
+      std::memcpy(row + x, &f, sizeof f);
+    }
+  }
+}
+
+// uint8 linear vertical: OpenCV's formula (the same in its vector loop and its scalar tail),
+// on rows of S >> 4. Linear weights are in [0, 2048] and S in [0, 255 * 2049], so S >> 4 and
+// b fit in the low 15 bits of their lanes: the product is i32x4.dot_i16x8 of the lanes (the
+// high halves are zero), one pmaddwd where i32x4.mul is a slower pmulld.
 void vlin_u8(const int* r0, const int* r1, uint8_t* d, int w, int b0, int b1) {
   int x = 0;
 #if OSW_HAVE_SIMD
@@ -210,10 +233,10 @@ void vlin_u8(const int* r0, const int* r1, uint8_t* d, int w, int b0, int b1) {
   for (; x + 16 <= w; x += 16) {
     v128_t q[4];
     for (int j = 0; j < 4; ++j) {
-      const v128_t a = wasm_i32x4_shr(wasm_v128_load(r0 + x + 4 * j), 4);
-      const v128_t b = wasm_i32x4_shr(wasm_v128_load(r1 + x + 4 * j), 4);
-      const v128_t t = wasm_i32x4_add(wasm_i32x4_shr(wasm_i32x4_mul(a, vb0), 16),
-                                      wasm_i32x4_shr(wasm_i32x4_mul(b, vb1), 16));
+      const v128_t a = wasm_v128_load(r0 + x + 4 * j);
+      const v128_t b = wasm_v128_load(r1 + x + 4 * j);
+      const v128_t t = wasm_i32x4_add(wasm_i32x4_shr(wasm_i32x4_dot_i16x8(a, vb0), 16),
+                                      wasm_i32x4_shr(wasm_i32x4_dot_i16x8(b, vb1), 16));
       q[j] = wasm_i32x4_shr(wasm_i32x4_add(t, two), 2);
     }
     wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]),
@@ -221,14 +244,24 @@ void vlin_u8(const int* r0, const int* r1, uint8_t* d, int w, int b0, int b1) {
   }
 #endif
   for (; x < w; ++x)
-    d[x] = sat_u8(((((r0[x] >> 4) * b0) >> 16) + (((r1[x] >> 4) * b1) >> 16) + 2) >> 2);
+    d[x] = sat_u8((((r0[x] * b0) >> 16) + ((r1[x] * b1) >> 16) + 2) >> 2);
 }
 
-// uint8 cubic vertical, OpenCV's vector formula (float) on [x0, x1).
-void vcub_u8_vec(const int* const* r, uint8_t* d, int x0, int x1, const int16_t* bi) {
+#if OSW_HAVE_SIMD
+// cvRound of values that are then saturated to [0, 255]: clamped to [-1, 256] first (the same
+// bytes after saturation), then rounded half to even by adding 1.5 * 2^23 (the sum's ulp is
+// 1, and the addition rounds as cvRound does) and reading the low bits of the sum.
+inline v128_t round_clamped(v128_t t) {
+  t = wasm_f32x4_pmin(wasm_f32x4_pmax(t, wasm_f32x4_splat(-1.f)), wasm_f32x4_splat(256.f));
+  return wasm_i32x4_sub(wasm_f32x4_add(t, wasm_f32x4_splat(12582912.f)), wasm_i32x4_splat(0x4B400000));
+}
+#endif
+
+// uint8 cubic vertical, OpenCV's vector formula (float) on [x0, x1), on float rows.
+void vcub_u8_vec(const float* const* r, uint8_t* d, int x0, int x1, const int16_t* bi) {
   const float sc = 1.f / (2048 * 2048);
   const float b0 = bi[0] * sc, b1 = bi[1] * sc, b2 = bi[2] * sc, b3 = bi[3] * sc;
-  const int *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
+  const float *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
   int x = x0;
 #if OSW_HAVE_SIMD
   const v128_t vb0 = wasm_f32x4_splat(b0), vb1 = wasm_f32x4_splat(b1);
@@ -237,28 +270,28 @@ void vcub_u8_vec(const int* const* r, uint8_t* d, int x0, int x1, const int16_t*
     v128_t q[4];
     for (int j = 0; j < 4; ++j) {
       const int o = x + 4 * j;
-      v128_t t = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r3 + o)), vb3);
-      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r2 + o)), vb2), t);
-      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r1 + o)), vb1), t);
-      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r0 + o)), vb0), t);
-      q[j] = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(t));
+      v128_t t = wasm_f32x4_mul(wasm_v128_load(r3 + o), vb3);
+      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(r2 + o), vb2), t);
+      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(r1 + o), vb1), t);
+      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(r0 + o), vb0), t);
+      q[j] = round_clamped(t);
     }
     wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]),
                                                    wasm_i16x8_narrow_i32x4(q[2], q[3])));
   }
 #endif
   for (; x < x1; ++x) {
-    const float t = float(r0[x]) * b0 + (float(r1[x]) * b1 + (float(r2[x]) * b2 + float(r3[x]) * b3));
+    const float t = r0[x] * b0 + (r1[x] * b1 + (r2[x] * b2 + r3[x] * b3));
     d[x] = sat_u8(t);
   }
 }
 
-// uint8 cubic vertical, OpenCV's scalar formula on [x0, x1).
-void vcub_u8_tail(const int* const* r, uint8_t* d, int x0, int x1, const int16_t* bi) {
+// uint8 cubic vertical, OpenCV's scalar formula on [x0, x1) (float rows of integers).
+void vcub_u8_tail(const float* const* r, uint8_t* d, int x0, int x1, const int16_t* bi) {
   const int b0 = bi[0], b1 = bi[1], b2 = bi[2], b3 = bi[3];
-  const int *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
+  const float *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
   for (int x = x0; x < x1; ++x)
-    d[x] = sat_u8((r0[x] * b0 + r1[x] * b1 + r2[x] * b2 + r3[x] * b3 + (1 << 21)) >> 22);
+    d[x] = sat_u8((int(r0[x]) * b0 + int(r1[x]) * b1 + int(r2[x]) * b2 + int(r3[x]) * b3 + (1 << 21)) >> 22);
 }
 
 // float32 vertical: linear (both forms the same), cubic right-associated (vector) or left.
@@ -296,8 +329,9 @@ void vertical(const int* const* r, uint8_t* d, int w, int ks, const float*, cons
     vlin_u8(r[0], r[1], d, w, bi[0], bi[1]);
   } else {
     const int vend = w & ~7;
-    vcub_u8_vec(r, d, 0, vend, bi);
-    vcub_u8_tail(r, d, vend, w, bi);
+    const float* const* f = reinterpret_cast<const float* const*>(r);
+    vcub_u8_vec(f, d, 0, vend, bi);
+    vcub_u8_tail(f, d, vend, w, bi);
   }
 }
 void vertical(const float* const* r, float* d, int w, int ks, const float* b, const int16_t*) {
@@ -374,6 +408,7 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
         for (int j = 0; j < ks; ++j)
           if (!used[j]) { slot[k] = rows[j], used[j] = true; break; }
         hrow(src + size_t(need[k]) * in_w * cn, slot[k], out_w, cn, ks, xt, xw, vec_end);
+        if constexpr (std::is_same<T, uint8_t>::value) u8_row_post(slot[k], W, ks);
         have[k] = true;
       }
       // Rebuild the slot table: distinct buffers keep their tags.
