@@ -96,8 +96,11 @@ void gather(const T* x, T* y, int in_w, int cn, int out_h, int out_w, const int*
           d[0] = p[0], d[1] = p[1], d[2] = p[2];
         }
         break;
+      case 2:
+        for (int ox = 0; ox < out_w; ++ox, d += 2) std::memcpy(d, s + xs[ox] * 2, sizeof(T) * 2);
+        break;
       default:
-        for (int ox = 0; ox < out_w; ++ox, d += cn) std::memcpy(d, s + xs[ox] * cn, sizeof(T) * cn);
+        for (int ox = 0; ox < out_w; ++ox, d += 4) std::memcpy(d, s + xs[ox] * 4, sizeof(T) * 4);
     }
   }
 }
@@ -139,15 +142,24 @@ void hrow_scalar(const T* s, Acc* out, int dx0, int dx1, int cn, int ks, const i
 // 3-channel pixel is the next pixel's first value, and its result lane is overwritten by the
 // next pixel or falls in the row's padding). dx1: no tap of [0, dx1) reads past the row.
 // uint8: the tap pixels' bytes, zero-extended and interleaved in pairs (S0 c, S1 c), times the
-// pairs (w0, w1) with i32x4.dot_i16x8: the integer sums, exactly.
+// pairs (w0, w1) with i32x4.dot_i16x8: the integer sums, exactly; then finished as
+// u8_row_post does (ks 2: >> 4, ks 4: to float).
 template <int CN>
 void hrow_vec(const uint8_t* s, int* out, int dx1, int ks, const int* taps, const int16_t* w) {
   const v128_t lo = wasm_i8x16_make(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
   if (ks == 2) {
+    // Adjacent taps (all but the clamped ones): both pixels in one 8-byte load (in the row:
+    // 3 channels and t1 * 3 + 4 <= row give t0 * 3 + 8 <= row).
+    const v128_t adj = CN == 4 ? lo : wasm_i8x16_make(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, 6, -1, 7, -1);
     for (int dx = 0; dx < dx1; ++dx, taps += 2, w += 2) {
-      v128_t v = wasm_v128_load32_zero(s + taps[0] * CN);
-      v = wasm_v128_load32_lane(s + taps[1] * CN, v, 1);
-      wasm_v128_store(out + dx * CN, wasm_i32x4_dot_i16x8(wasm_i8x16_swizzle(v, lo), wasm_v128_load32_splat(w)));
+      v128_t p;
+      if (taps[1] == taps[0] + 1) {
+        p = wasm_i8x16_swizzle(wasm_v128_load64_zero(s + taps[0] * CN), adj);
+      } else {
+        v128_t v = wasm_v128_load32_zero(s + taps[0] * CN);
+        p = wasm_i8x16_swizzle(wasm_v128_load32_lane(s + taps[1] * CN, v, 1), lo);
+      }
+      wasm_v128_store(out + dx * CN, wasm_i32x4_shr(wasm_i32x4_dot_i16x8(p, wasm_v128_load32_splat(w)), 4));
     }
   } else {
     const v128_t hi = wasm_i8x16_make(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
@@ -158,7 +170,7 @@ void hrow_vec(const uint8_t* s, int* out, int dx1, int ks, const int* taps, cons
       v = wasm_v128_load32_lane(s + taps[3] * CN, v, 3);
       const v128_t a = wasm_i32x4_dot_i16x8(wasm_i8x16_swizzle(v, lo), wasm_v128_load32_splat(w));
       const v128_t b = wasm_i32x4_dot_i16x8(wasm_i8x16_swizzle(v, hi), wasm_v128_load32_splat(w + 2));
-      wasm_v128_store(out + dx * CN, wasm_i32x4_add(a, b));
+      wasm_v128_store(out + dx * CN, wasm_f32x4_convert_i32x4(wasm_i32x4_add(a, b)));
     }
   }
 }
@@ -183,25 +195,6 @@ void hrow_vec(const float* s, float* out, int dx1, int ks, const int* taps, cons
 }
 #endif
 
-// A row: the vector form on [0, vec_end) (3 and 4 channels), the scalar form after.
-template <typename T, typename Acc, typename Wt>
-void hrow(const T* s, Acc* out, int out_w, int cn, int ks, const int* taps, const Wt* w,
-          int vec_end) {
-  int dx = 0;
-#if OSW_HAVE_SIMD
-  if (cn == 4) hrow_vec<4>(s, out, dx = vec_end, ks, taps, w);
-  if (cn == 3) hrow_vec<3>(s, out, dx = vec_end, ks, taps, w);
-#else
-  (void)vec_end;
-#endif
-  switch (cn) {
-    case 1: hrow_scalar<1>(s, out, dx, out_w, cn, ks, taps, w); break;
-    case 2: hrow_scalar<2>(s, out, dx, out_w, cn, ks, taps, w); break;
-    case 3: hrow_scalar<3>(s, out, dx, out_w, cn, ks, taps, w); break;
-    default: hrow_scalar<4>(s, out, dx, out_w, cn, ks, taps, w); break;
-  }
-}
-
 // uint8 horizontal rows, finished once per source row for the vertical pass: linear keeps
 // S >> 4 (all its vertical formula uses), cubic the float S (exact: |S| < 2^24), in place.
 void u8_row_post(int* row, int w, int ks) {
@@ -220,6 +213,26 @@ void u8_row_post(int* row, int w, int ks) {
       std::memcpy(row + x, &f, sizeof f);
     }
   }
+}
+
+// A row: the vector form on [0, vec_end) (3 and 4 channels), the scalar form after.
+template <typename T, typename Acc, typename Wt>
+void hrow(const T* s, Acc* out, int out_w, int cn, int ks, const int* taps, const Wt* w,
+          int vec_end) {
+  int dx = 0;
+#if OSW_HAVE_SIMD
+  if (cn == 4) hrow_vec<4>(s, out, dx = vec_end, ks, taps, w);
+  if (cn == 3) hrow_vec<3>(s, out, dx = vec_end, ks, taps, w);
+#else
+  (void)vec_end;
+#endif
+  switch (cn) {
+    case 1: hrow_scalar<1>(s, out, dx, out_w, cn, ks, taps, w); break;
+    case 2: hrow_scalar<2>(s, out, dx, out_w, cn, ks, taps, w); break;
+    case 3: hrow_scalar<3>(s, out, dx, out_w, cn, ks, taps, w); break;
+    default: hrow_scalar<4>(s, out, dx, out_w, cn, ks, taps, w); break;
+  }
+  if constexpr (std::is_same<T, uint8_t>::value) u8_row_post(out + dx * cn, (out_w - dx) * cn, ks);
 }
 
 // uint8 linear vertical: OpenCV's formula (the same in its vector loop and its scalar tail),
@@ -408,7 +421,6 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
         for (int j = 0; j < ks; ++j)
           if (!used[j]) { slot[k] = rows[j], used[j] = true; break; }
         hrow(src + size_t(need[k]) * in_w * cn, slot[k], out_w, cn, ks, xt, xw, vec_end);
-        if constexpr (std::is_same<T, uint8_t>::value) u8_row_post(slot[k], W, ks);
         have[k] = true;
       }
       // Rebuild the slot table: distinct buffers keep their tags.
