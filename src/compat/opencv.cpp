@@ -242,18 +242,21 @@ void hrow(const T* s, Acc* out, int out_w, int cn, int ks, const int* taps, cons
 void vlin_u8(const int* r0, const int* r1, uint8_t* d, int w, int b0, int b1) {
   int x = 0;
 #if OSW_HAVE_SIMD
-  const v128_t vb0 = wasm_i32x4_splat(b0), vb1 = wasm_i32x4_splat(b1), two = wasm_i32x4_splat(2);
+  // Each term ((S >> 4) b) >> 16 is in [0, 1020]: the terms are narrowed to i16 (exactly) and
+  // added, rounded and shifted 8 lanes at a time.
+  const v128_t vb0 = wasm_i32x4_splat(b0), vb1 = wasm_i32x4_splat(b1), two = wasm_i16x8_splat(2);
+  auto term = [](const int* r, v128_t b) {
+    return wasm_i32x4_shr(wasm_i32x4_dot_i16x8(wasm_v128_load(r), b), 16);
+  };
   for (; x + 16 <= w; x += 16) {
-    v128_t q[4];
-    for (int j = 0; j < 4; ++j) {
-      const v128_t a = wasm_v128_load(r0 + x + 4 * j);
-      const v128_t b = wasm_v128_load(r1 + x + 4 * j);
-      const v128_t t = wasm_i32x4_add(wasm_i32x4_shr(wasm_i32x4_dot_i16x8(a, vb0), 16),
-                                      wasm_i32x4_shr(wasm_i32x4_dot_i16x8(b, vb1), 16));
-      q[j] = wasm_i32x4_shr(wasm_i32x4_add(t, two), 2);
+    v128_t q[2];
+    for (int j = 0; j < 2; ++j) {
+      const int o = x + 8 * j;
+      const v128_t a = wasm_i16x8_narrow_i32x4(term(r0 + o, vb0), term(r0 + o + 4, vb0));
+      const v128_t b = wasm_i16x8_narrow_i32x4(term(r1 + o, vb1), term(r1 + o + 4, vb1));
+      q[j] = wasm_i16x8_shr(wasm_i16x8_add(wasm_i16x8_add(a, b), two), 2);
     }
-    wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]),
-                                                   wasm_i16x8_narrow_i32x4(q[2], q[3])));
+    wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(q[0], q[1]));
   }
 #endif
   for (; x < w; ++x)
