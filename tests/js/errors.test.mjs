@@ -323,3 +323,20 @@ test('the length messages of roi say "twice the length of axes" / "twice the ran
   assert.throws(() => sampler.run({ opType: 'Resize', opset: 13, attributes: {} }, [x, null, f32([1, 2])]),
     { name: 'RangeError', message: 'scales: expected 4 values (the rank of X), got 2' });
 });
+
+test("GridSample: an X with an empty spatial axis is a RangeError under compat 'onnxruntime' (as ONNX Runtime), zeros by default under zeros padding (issue 18)", async () => {
+  const sampler = await samplerPromise;
+  const x = { type: 'float32', dims: [1, 2, 0, 3], data: new Float32Array(0) };
+  const grid = f32([0, 0, 0.5, NaN], [1, 1, 2, 2]);
+  const y = sampler.gridSample(x, grid);
+  assert.deepEqual(y.dims, [1, 2, 1, 2]);
+  assert.deepEqual(Array.from(y.data), [0, NaN, 0, NaN]);
+  const message = "X: spatial dimension 2 has length 0; compat 'onnxruntime' rejects it, as ONNX Runtime does (there is no pixel to sample)";
+  for (const padding of ['zeros', 'border', 'reflection']) {
+    assert.throws(() => sampler.gridSample(x, grid, { paddingMode: padding, compat: 'onnxruntime' }), { name: 'RangeError', message });
+    assert.throws(() => sampler.run({ opType: 'GridSample', opset: 20, attributes: { padding_mode: padding }, compat: 'onnxruntime' }, [x, grid]), { name: 'RangeError', message });
+  }
+  // also when Y has no element (ONNX Runtime checks X first)
+  assert.throws(() => sampler.gridSample(x, f32([], [1, 0, 2, 2]), { compat: 'onnxruntime' }), { name: 'RangeError', message });
+  assert.deepEqual(sampler.gridSample(x, f32([], [1, 0, 2, 2])).dims, [1, 2, 0, 2]);
+});
