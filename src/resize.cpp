@@ -69,10 +69,13 @@ static void build_schedule(const ResizePlan& plan, bool hot, ResizeSchedule* sc)
     for (int a = 0; a < rank; ++a) st.dims[a] = cur[a];
     return;
   }
-  const bool fuse_a = np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
+  // compat 'onnxruntime' antialias: every pass writes a whole intermediate (integer types
+  // round it before the next pass, RunLayout::round_passes).
+  const bool ort_passes = plan.attrs.compat == Compat::OnnxRuntime && plan.attrs.antialias;
+  const bool fuse_a = !ort_passes && np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
                       plan.axis[plan.order[np - 1]].taps <= kMaxStreamTaps;
   bool fuse_b = false;
-  if (hot && !fuse_a && np >= 2 && plan.order[np - 2] < plan.order[np - 1] &&
+  if (hot && !fuse_a && !ort_passes && np >= 2 && plan.order[np - 2] < plan.order[np - 1] &&
       plan.axis[plan.order[np - 2]].taps <= kMaxStreamTaps) {
     int64_t d[kMaxRank];
     for (int a = 0; a < rank; ++a) d[a] = cur[a];
@@ -221,6 +224,12 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
     }
     if (!ap.identity) plan->order[plan->n_passes++] = a;
   }
+  // compat 'onnxruntime' antialias: ONNX Runtime's order, innermost axis first (the axes
+  // were added outermost first).
+  if (attrs.compat == Compat::OnnxRuntime && attrs.antialias) {
+    std::reverse(plan->order, plan->order + plan->n_passes);
+    return build_kernel_tables(plan);
+  }
   // Downsampling axes first (smallest out/in), so each pass works on the fewest elements;
   // among equals, inner axes first. With up to 5 passes, every order is then costed and
   // the cheapest kept (ties keep this one).
@@ -297,11 +306,13 @@ static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
     lay->convert_to = compute_size(type) == 8 ? DType::Float64 : DType::Float32;
     lay->sched = &plan.schedule[lay->convert_to == DType::Float32 ? 1 : 0];
     lay->n_steps = lay->sched->n + 1;
-    return Status::Ok();
+  } else {
+    lay->sched = &plan.schedule[is_hot(type) ? 1 : 0];
+    lay->round = is_integer(type) && plan.attrs.compat != Compat::Onnx;
+    lay->n_steps = lay->sched->n + (lay->round ? 1 : 0);
   }
-  lay->sched = &plan.schedule[is_hot(type) ? 1 : 0];
-  lay->round = is_integer(type) && plan.attrs.compat != Compat::Onnx;
-  lay->n_steps = lay->sched->n + (lay->round ? 1 : 0);
+  if (is_integer(type) && plan.attrs.compat == Compat::OnnxRuntime && plan.attrs.antialias)
+    lay->round_passes = type;
   return Status::Ok();
 }
 
@@ -382,7 +393,8 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   };
   if (s + 1 < lay.n_steps) {
     yv.data = nullptr;  // not written: the step's output is an intermediate
-    return step(begin, end);
+    OSW_RETURN_IF_ERROR(step(begin, end));
+    return resize_round_pass(plan, lay, s - 1, xv.data, nullptr, shared, begin, end);
   }
   const int64_t units = step_units(plan, lay, s), per_unit = plan.out_elems / units;
   const int64_t es = dtype_size(lay.convert_to);
@@ -396,6 +408,7 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
     const int64_t e = std::min(end, b + part);
     yv.data = ws->wide.data() - b * per_unit * es;
     OSW_RETURN_IF_ERROR(step(b, e));
+    OSW_RETURN_IF_ERROR(resize_round_pass(plan, lay, s - 1, xv.data, yv.data, shared, b, e));
     resize_narrow_converted(plan, ws->wide.data(), y, b * per_unit, (e - b) * per_unit);
     b = e;
   }
@@ -405,7 +418,12 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
 static Status run_range(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
                         int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared,
                         ResizeWorkspace* ws) {
-  if (is_hot(x.type)) return resize_range_hot(plan, lay, s, begin, end, x, y, shared, ws);
+  if (is_hot(x.type)) {
+    OSW_RETURN_IF_ERROR(resize_range_hot(plan, lay, s, begin, end, x, y, shared, ws));
+    // uint8 under compat: the schedule writes the shared `wide`, which a last step rounds
+    if (lay.round_passes == DType::Undefined) return Status::Ok();
+    return resize_round_pass(plan, lay, s, x.data, shared->wide.data(), shared, begin, end);
+  }
   if (!lay.convert || s == 0) return resize_range_cold(plan, lay, s, begin, end, x, y, shared, ws);
   return run_converted(plan, lay, s, begin, end, x, y, shared, ws);
 }

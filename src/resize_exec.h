@@ -39,6 +39,10 @@ struct RunLayout {
   bool convert = false;
   DType convert_to = DType::Float32;
   int n_steps = 0;
+  // compat 'onnxruntime', antialias on an integer type (docs/ort-compat-findings.md row 7):
+  // that type, whose rounding each pass's output gets (resize_round_pass) before the next
+  // pass reads it; else Undefined.
+  DType round_passes = DType::Undefined;
 };
 
 // float32 and uint8: optimised for speed.
@@ -55,6 +59,13 @@ void resize_finish_cold(const ResizePlan& plan, TensorView* y);
 // compute type: float32, or float64 for 32-bit integers), stored as Y's type stores them.
 void resize_narrow_converted(const ResizePlan& plan, const void* src, TensorView* y, int64_t at,
                              int64_t n);
+// RunLayout::round_passes, after step s of the schedule ran over its units [begin, end):
+// those outputs (in the compute type; x: the run's X as the schedule reads it, y: the
+// step's output when it is Y, else the shared intermediates) recomputed with ONNX Runtime's
+// integer antialias arithmetic, each pass rounded and stored as that type before the next
+// reads it (resize_exec_cold.cpp, compiled for size).
+Status resize_round_pass(const ResizePlan& plan, const RunLayout& lay, int s, const void* x,
+                         void* y, ResizeWorkspace* shared, int64_t begin, int64_t end);
 
 template <typename T>
 constexpr bool kResizeHotType = std::is_same<T, float>::value || std::is_same<T, uint8_t>::value;
