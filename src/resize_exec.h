@@ -72,21 +72,10 @@ constexpr bool kResizeHotType = std::is_same<T, float>::value || std::is_same<T,
 
 namespace resize_exec {
 
-// Fills every output whose coordinate lies outside the crop box with value.
-template <typename T>
-void fill_outside(const ResizePlan& plan, T value, T* y) {
-  const int rank = plan.rank;
-  for (int a = 0; a < rank; ++a) {
-    const AxisPlan& ap = plan.axis[a];
-    if (!ap.any_outside) continue;
-    int64_t outer = 1, inner = 1;
-    for (int i = 0; i < a; ++i) outer *= plan.out_dims[i];
-    for (int i = a + 1; i < rank; ++i) inner *= plan.out_dims[i];
-    for (int64_t p = 0; p < outer; ++p)
-      for (int64_t o = 0; o < ap.out; ++o)
-        if (ap.outside[o]) std::fill_n(y + (p * ap.out + o) * inner, inner, value);
-  }
-}
+// Fills every output whose coordinate lies outside the crop box with the es bytes at value
+// (one element of Y's type). Byte-wise, so one copy serves every type (a crop box is rare
+// and its fill is no hot loop).
+void fill_outside(const ResizePlan& plan, const void* value, size_t es, void* y);
 
 template <typename F>
 const F* weights_of(const AxisPlan& ap) {
@@ -428,7 +417,8 @@ Status range_typed(const ResizePlan& plan, const RunLayout& lay, int s, int64_t 
 // The last thing a run does: fills the outputs outside a crop box.
 template <typename T>
 void finish_typed(const ResizePlan& plan, TensorView* y) {
-  fill_outside<T>(plan, compat_extrapolation<T>(plan.attrs), static_cast<T*>(y->data));
+  const T value = compat_extrapolation<T>(plan.attrs);
+  fill_outside(plan, &value, sizeof(T), y->data);
 }
 
 }  // namespace resize_exec

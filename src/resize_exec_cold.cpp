@@ -5,6 +5,9 @@
 #include <cmath>
 
 #include "convert.h"
+#include <algorithm>
+#include <cstring>
+
 #include "resize_exec.h"
 
 namespace osw {
@@ -176,6 +179,31 @@ Status resize_range_cold(const ResizePlan& plan, const RunLayout& lay, int s, in
     else if constexpr (kConvertedType<T>) return range_converted<T>(plan, lay, s, begin, end, x, y, shared);
     else return resize_exec::range_typed<T>(plan, lay, s, begin, end, x, y, shared, ws);
   });
+}
+
+void resize_exec::fill_outside(const ResizePlan& plan, const void* value, size_t es, void* y) {
+  unsigned char* yb = static_cast<unsigned char*>(y);
+  for (int a = 0; a < plan.rank; ++a) {
+    const AxisPlan& ap = plan.axis[a];
+    if (!ap.any_outside) continue;
+    int64_t outer = 1, inner = 1;
+    for (int i = 0; i < a; ++i) outer *= plan.out_dims[i];
+    for (int i = a + 1; i < plan.rank; ++i) inner *= plan.out_dims[i];
+    const size_t bytes = size_t(inner) * es;
+    for (int64_t p = 0; p < outer; ++p)
+      for (int64_t o = 0; o < ap.out; ++o) {
+        if (!ap.outside[o]) continue;
+        // one element, then the filled part doubled until the block is full
+        unsigned char* d = yb + size_t(p * ap.out + o) * bytes;
+        if (bytes == 0) continue;
+        std::memcpy(d, value, es);
+        for (size_t done = es; done < bytes;) {
+          const size_t n = std::min(done, bytes - done);
+          std::memcpy(d + done, d, n);
+          done += n;
+        }
+      }
+  }
 }
 
 void resize_finish_cold(const ResizePlan& plan, TensorView* y) {
