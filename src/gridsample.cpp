@@ -674,10 +674,12 @@ OSW_GS_ONCE void GridSampleWorkspace::reset() {
       *b = Buffer<unsigned char>();
   }
   weights_f64 = Buffer<unsigned char>();
+  conv_x = Buffer<unsigned char>();
+  conv_y = Buffer<unsigned char>();
 }
 
 OSW_GS_ONCE int64_t GridSampleWorkspace::bytes() const {
-  int64_t n = weights_f64.size();
+  int64_t n = weights_f64.size() + conv_x.size() + conv_y.size();
   for (const Tables& t : tables) {
     for (const Buffer<unsigned char>* b : {&t.fast_pos, &t.fast_off, &t.fast_w, &t.gen_pos,
                                            &t.gen_off, &t.gen_w, &t.gen_count, &t.zero_runs})

@@ -200,6 +200,9 @@ class GridSampleWorkspace {
   };
   Tables tables[2];
   Buffer<unsigned char> weights_f64;  // plan_location's weights in double
+  // Types run through the float32 (float64) kernels (gridsample_cold.cpp): the planes of X
+  // and of Y of one batch item's part of a range, in float.
+  Buffer<unsigned char> conv_x, conv_y;
   // The sink of touch_in_order's reads (the value means nothing; a volatile store keeps
   // the reads).
   volatile uint32_t touch_sink = 0;
