@@ -233,17 +233,22 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
   // Downsampling axes first (smallest out/in), so each pass works on the fewest elements;
   // among equals, inner axes first. With up to 5 passes, every order is then costed and
   // the cheapest kept (ties keep this one).
-  std::sort(plan->order, plan->order + plan->n_passes, [&](int a, int b) {
+  // (An insertion sort: at most kMaxRank axes, and std::sort's instantiation cost 2 kB of
+  // wasm. The order is total, so any sort gives the same result.)
+  const auto before = [&](int a, int b) {
     const double ra = double(plan->out_dims[a]) * double(in_dims[b]);
     const double rb = double(plan->out_dims[b]) * double(in_dims[a]);
     return ra != rb ? ra < rb : a > b;
-  });
+  };
+  for (int i = 1; i < plan->n_passes; ++i)
+    for (int j = i; j > 0 && before(plan->order[j], plan->order[j - 1]); --j) std::swap(plan->order[j], plan->order[j - 1]);
   if (plan->n_passes >= 2 && plan->n_passes <= 5) {
     int perm[kMaxRank], best[kMaxRank];
     const int np = plan->n_passes;
     for (int i = 0; i < np; ++i) best[i] = perm[i] = plan->order[i];
     double best_cost = pass_order_cost(*plan, best);
-    std::sort(perm, perm + np);
+    for (int i = 1; i < np; ++i)
+      for (int j = i; j > 0 && perm[j] < perm[j - 1]; --j) std::swap(perm[j], perm[j - 1]);
     do {
       const double c = pass_order_cost(*plan, perm);
       if (c < best_cost * 0.999) {
