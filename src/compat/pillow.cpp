@@ -376,12 +376,14 @@ void horizontal_row_simd(const uint8_t* s, uint8_t* d, int out, const Axis& a,
                          const int16_t* table, const int* groups) {
   constexpr int per = C == 3 ? 2 : 8 / C, gs = C >= 3 ? 4 : 16, step = per * C;
   const size_t stride = horizontal_table_i16(C, a.ksize);
-  // Source byte of each uint16 lane (16 and up: zero).
+  // Source byte of each uint16 lane (Z: zero; 0x80 rather than 16 so that
+  // engines can use the index as is).
+  constexpr int8_t Z = -128;
   const v128_t mask =
-      C == 4   ? wasm_i8x16_make(0, 16, 4, 16, 1, 16, 5, 16, 2, 16, 6, 16, 3, 16, 7, 16)
-      : C == 3 ? wasm_i8x16_make(0, 16, 3, 16, 1, 16, 4, 16, 2, 16, 5, 16, 16, 16, 16, 16)
-      : C == 2 ? wasm_i8x16_make(0, 16, 2, 16, 1, 16, 3, 16, 4, 16, 6, 16, 5, 16, 7, 16)
-               : wasm_i8x16_make(0, 16, 1, 16, 2, 16, 3, 16, 4, 16, 5, 16, 6, 16, 7, 16);
+      C == 4   ? wasm_i8x16_make(0, Z, 4, Z, 1, Z, 5, Z, 2, Z, 6, Z, 3, Z, 7, Z)
+      : C == 3 ? wasm_i8x16_make(0, Z, 3, Z, 1, Z, 4, Z, 2, Z, 5, Z, Z, Z, Z, Z)
+      : C == 2 ? wasm_i8x16_make(0, Z, 2, Z, 1, Z, 3, Z, 4, Z, 6, Z, 5, Z, 7, Z)
+               : wasm_i8x16_make(0, Z, 1, Z, 2, Z, 3, Z, 4, Z, 5, Z, 6, Z, 7, Z);
   const v128_t zero = wasm_i32x4_splat(0), half = wasm_i32x4_splat(1 << (kPrecisionBits - 1));
   for (int i = 0; i < out; ++i, d += C) {
     const uint8_t* p = s + size_t(a.start[i]) * C;
@@ -481,20 +483,18 @@ void layout_vertical(const Axis& a, int out, int32_t* table) {
 }
 
 // Output row = sum over taps t of rows[t] * k[t], `len` bytes (kv: the SIMD weights).
-void vertical_row_u8(const uint8_t* src, size_t row_bytes, int first, int cnt,
-                     const int32_t* k, const int32_t* kv, uint8_t* d, size_t len) {
-  const uint8_t* base = src + size_t(first) * row_bytes;
+void vertical_row_u8(const uint8_t* const* rows, int cnt, const int32_t* k, const int32_t* kv,
+                     uint8_t* d, size_t len) {
   size_t i = 0;
 #if OSW_HAVE_SIMD
   for (; i + 16 <= len; i += 16) {
     const v128_t zero = wasm_i32x4_splat(0), half = wasm_i32x4_splat(1 << (kPrecisionBits - 1));
     v128_t h0 = zero, h1 = zero, h2 = zero, h3 = zero;
     v128_t l0 = half, l1 = half, l2 = half, l3 = half;
-    const uint8_t* p = base + i;
-    for (int t = 0; t < cnt; t += 2, p += 2 * row_bytes) {
+    for (int t = 0; t < cnt; t += 2) {
       // Rows t and t + 1 interleaved byte by byte: uint16 lane pairs (x_t, x_t1).
-      const v128_t v0 = wasm_v128_load(p);
-      const v128_t v1 = t + 1 < cnt ? wasm_v128_load(p + row_bytes) : v0;  // weight 0
+      const v128_t v0 = wasm_v128_load(rows[t] + i);
+      const v128_t v1 = t + 1 < cnt ? wasm_v128_load(rows[t + 1] + i) : v0;  // weight 0
       const v128_t kh = wasm_v128_load32_splat(kv + t), kl = wasm_v128_load32_splat(kv + t + 1);
       const v128_t a = wasm_i8x16_shuffle(v0, v1, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
       const v128_t b = wasm_i8x16_shuffle(v0, v1, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
@@ -523,8 +523,7 @@ void vertical_row_u8(const uint8_t* src, size_t row_bytes, int first, int cnt,
 #endif
   for (; i < len; ++i) {
     int32_t sum = 1 << (kPrecisionBits - 1);
-    const uint8_t* p = base + i;
-    for (int t = 0; t < cnt; ++t, p += row_bytes) sum += int32_t(*p) * k[t];
+    for (int t = 0; t < cnt; ++t) sum += int32_t(rows[t][i]) * k[t];
     d[i] = clip8(sum);
   }
 }
@@ -661,29 +660,43 @@ int pillow_resize_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, PillowFi
   Axis ah, av;
   if (need_h && !build_axis(in_w, out_w, filter, true, &ah)) return kNoMemory;
   if (need_v && !build_axis(in_h, out_h, filter, true, &av)) return kNoMemory;
-  int first, last;
-  used_rows(av, need_v, in_h, out_h, &first, &last);
-
-  // Scratch: the weight tables of the SIMD passes, a staged source row (premultiplied, or
-  // with readable bytes after it), the rows between the passes, a premultiplied source for a
-  // vertical pass alone.
+  // The rows the vertical pass reads (horizontally resampled and/or premultiplied) are made
+  // in order from the first one it reads, as it first needs them, into a ring of `ring`
+  // rows: enough for every output row's taps beside the rows made up to then (the taps'
+  // first row only grows, except where a tap of weight 0 was dropped, which `ring` allows
+  // for). Without a vertical pass, each row is made into the output.
+  const bool make_rows = need_h || premultiply;
+  int ring = 0, first = in_h;
+  if (need_v && make_rows) {
+    for (int r = 0; r < out_h; ++r)
+      if (av.count[r] > 0 && av.start[r] < first) first = av.start[r];
+    int made = first;
+    for (int r = 0; r < out_h; ++r) {
+      if (av.count[r] == 0) continue;
+      if (av.start[r] + av.count[r] > made) made = av.start[r] + av.count[r];
+      if (made - av.start[r] > ring) ring = made - av.start[r];
+    }
+  }
+  // Scratch: the weight tables of the SIMD passes, the row pointers of one vertical output,
+  // a staged source row (premultiplied, or with readable bytes after it), the ring.
   const size_t in_row = size_t(in_w) * c, mid_row = size_t(need_h ? out_w : in_w) * c;
   const size_t vtable_n = need_v ? size_t(out_h) * vertical_table_i32(av.ksize) : 0;
+  const size_t ptrs_n = need_v ? size_t(av.ksize) : 0;
   const size_t groups_n = need_h ? size_t(out_w) : 0;
   const size_t htable_n = need_h ? size_t(out_w) * horizontal_table_i16(c, ah.ksize) : 0;
   const size_t stage_n = need_h ? in_row + 8 : 0;
-  const size_t mid_n = (need_h && need_v) ? size_t(last - first) * mid_row : 0;
-  const size_t pre_n = (!need_h && premultiply) ? in_plane : 0;
+  const size_t ring_n = size_t(ring) * mid_row;
   Scratch mem;
-  char* m = mem.alloc<char>(vtable_n * sizeof(int32_t) + groups_n * sizeof(int) +
-                            htable_n * sizeof(int16_t) + stage_n + mid_n + pre_n + 16);
+  char* m = mem.alloc<char>(ptrs_n * sizeof(void*) + vtable_n * sizeof(int32_t) +
+                            groups_n * sizeof(int) + htable_n * sizeof(int16_t) + stage_n +
+                            ring_n + 16);
   if (!m) return kNoMemory;
-  int32_t* vtable = reinterpret_cast<int32_t*>(m);
+  const uint8_t** ptrs = reinterpret_cast<const uint8_t**>(m);
+  int32_t* vtable = reinterpret_cast<int32_t*>(ptrs + ptrs_n);
   int* groups = reinterpret_cast<int*>(vtable + vtable_n);
   int16_t* htable = reinterpret_cast<int16_t*>(groups + groups_n);
   uint8_t* stage = reinterpret_cast<uint8_t*>(htable + htable_n);
-  uint8_t* mid = stage + stage_n;
-  uint8_t* pre = mid + mid_n;
+  uint8_t* rows = stage + stage_n;
   if (need_h) {
     layout_horizontal(ah, out_w, c, htable, groups);
     std::memset(stage + in_row, 0, 8);
@@ -698,37 +711,44 @@ int pillow_resize_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, PillowFi
   for (int64_t n = 0; n < g.count; ++n) {
     const uint8_t* src = x + size_t(n) * in_plane;
     uint8_t* dst = y + size_t(n) * out_plane;
-    const uint8_t* vsrc = src;  // what the vertical pass reads, from row `first` on
-    int vfirst_shift = 0;
-    if (need_h) {
-      uint8_t* hdst = need_v ? mid : dst;
-      for (int r = first; r < last; ++r, hdst += mid_row) {
-        const uint8_t* s = src + size_t(r) * in_row;
-        if (premultiply) {
-          premultiply_row(s, stage, in_w, c);
-          s = stage;
-        } else if (x_end - (s + in_row) < 8) {
-          std::memcpy(stage, s, in_row);
-          s = stage;
-        }
-        horizontal_row_u8(s, hdst, out_w, c, ah, htable, groups);
-        if (premultiply && !need_v) unpremultiply_row(hdst, out_w, c, *recip);
+    // Source row r, horizontally resampled and/or premultiplied, into d.
+    auto make_row = [&](int r, uint8_t* d) {
+      const uint8_t* s = src + size_t(r) * in_row;
+      if (!need_h) {
+        premultiply_row(s, d, in_w, c);
+        return;
       }
-      vsrc = mid;
-      vfirst_shift = first;
-    } else if (premultiply) {
-      for (int r = first; r < last; ++r)
-        premultiply_row(src + size_t(r) * in_row, pre + size_t(r) * in_row, in_w, c);
-      vsrc = pre;
-    }
-    if (need_v) {
+      if (premultiply) {
+        premultiply_row(s, stage, in_w, c);
+        s = stage;
+      } else if (x_end - (s + in_row) < 8) {
+        std::memcpy(stage, s, in_row);
+        s = stage;
+      }
+      horizontal_row_u8(s, d, out_w, c, ah, htable, groups);
+    };
+    if (!need_v) {
       for (int r = 0; r < out_h; ++r) {
         uint8_t* d = dst + size_t(r) * mid_row;
-        vertical_row_u8(vsrc, mid_row, av.count[r] ? av.start[r] - vfirst_shift : 0, av.count[r],
-                        av.k + size_t(r) * av.ksize, vtable + size_t(r) * vstride, d, mid_row);
-        // Straight alpha again while the row is in the cache.
-        if (premultiply) unpremultiply_row(d, int(mid_row / c), c, *recip);
+        make_row(r, d);
+        if (premultiply) unpremultiply_row(d, out_w, c, *recip);
       }
+      continue;
+    }
+    int made = first;  // rows [made - ring, made) are in the ring (made one after another)
+    for (int r = 0; r < out_h; ++r) {
+      const int start = av.start[r], cnt = av.count[r];
+      if (make_rows) {
+        for (; made < start + cnt; ++made) make_row(made, rows + size_t(made % ring) * mid_row);
+        for (int t = 0; t < cnt; ++t) ptrs[t] = rows + size_t((start + t) % ring) * mid_row;
+      } else {
+        for (int t = 0; t < cnt; ++t) ptrs[t] = src + size_t(start + t) * in_row;
+      }
+      uint8_t* d = dst + size_t(r) * mid_row;
+      vertical_row_u8(ptrs, cnt, av.k + size_t(r) * av.ksize, vtable + size_t(r) * vstride, d,
+                      mid_row);
+      // Straight alpha again while the row is in the cache.
+      if (premultiply) unpremultiply_row(d, int(mid_row / c), c, *recip);
     }
   }
   return kOk;
