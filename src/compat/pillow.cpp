@@ -572,24 +572,53 @@ void horizontal_rows4_f32(const float* const* rows, int nrows, size_t n, double*
   for (; e < n; ++e)
     for (int j = 0; j < 4; ++j) tb[e * 4 + j] = double(rows[j][e]);
   const size_t step = size_t(c) * 4;
-  for (int i = 0; i < out; ++i) {
-    const double* w = a.w + size_t(i) * a.ksize;
-    const int cnt = a.count[i];
+  const v128_t zero = wasm_f64x2_splat(0.0);
+  // Rows 0-3 of value o of the output, from the four double sums.
+  auto put = [&](size_t o, v128_t s01, v128_t s23) {
+    const v128_t f = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(s01),
+                                        wasm_f32x4_demote_f64x2_zero(s23), 0, 1, 4, 5);
+    wasm_v128_store32_lane(d[0] + o, f, 0);
+    if (nrows > 1) wasm_v128_store32_lane(d[1] + o, f, 1);
+    if (nrows > 2) wasm_v128_store32_lane(d[2] + o, f, 2);
+    if (nrows > 3) wasm_v128_store32_lane(d[3] + o, f, 3);
+  };
+  // Sums from `from` to `to` of one output's taps, added in order (p, w at tap `from`).
+  auto taps = [&](const double* p, const double* w, int from, int to, v128_t* s01, v128_t* s23) {
+    for (int t = from; t < to; ++t, p += step) {
+      const v128_t wv = wasm_f64x2_splat(w[t]);
+      *s01 = wasm_f64x2_add(*s01, wasm_f64x2_mul(wasm_v128_load(p), wv));
+      *s23 = wasm_f64x2_add(*s23, wasm_f64x2_mul(wasm_v128_load(p + 2), wv));
+    }
+  };
+  int i = 0;
+  // Two outputs at a time, their taps side by side (four independent chains of adds).
+  for (; i + 2 <= out; i += 2) {
+    const double* w0 = a.w + size_t(i) * a.ksize;
+    const double* w1 = w0 + a.ksize;
+    const int n0 = a.count[i], n1 = a.count[i + 1], both = n0 < n1 ? n0 : n1;
     for (int ch = 0; ch < c; ++ch) {
-      const double* p = tb + (size_t(a.start[i]) * c + ch) * 4;
-      v128_t s01 = wasm_f64x2_splat(0.0), s23 = s01;
-      for (int t = 0; t < cnt; ++t, p += step) {
-        const v128_t wv = wasm_f64x2_splat(w[t]);
-        s01 = wasm_f64x2_add(s01, wasm_f64x2_mul(wasm_v128_load(p), wv));
-        s23 = wasm_f64x2_add(s23, wasm_f64x2_mul(wasm_v128_load(p + 2), wv));
+      const double* p0 = tb + (size_t(a.start[i]) * c + ch) * 4;
+      const double* p1 = tb + (size_t(a.start[i + 1]) * c + ch) * 4;
+      v128_t a01 = zero, a23 = zero, b01 = zero, b23 = zero;
+      for (int t = 0; t < both; ++t, p0 += step, p1 += step) {
+        const v128_t wv0 = wasm_f64x2_splat(w0[t]), wv1 = wasm_f64x2_splat(w1[t]);
+        a01 = wasm_f64x2_add(a01, wasm_f64x2_mul(wasm_v128_load(p0), wv0));
+        a23 = wasm_f64x2_add(a23, wasm_f64x2_mul(wasm_v128_load(p0 + 2), wv0));
+        b01 = wasm_f64x2_add(b01, wasm_f64x2_mul(wasm_v128_load(p1), wv1));
+        b23 = wasm_f64x2_add(b23, wasm_f64x2_mul(wasm_v128_load(p1 + 2), wv1));
       }
-      const v128_t f = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(s01),
-                                          wasm_f32x4_demote_f64x2_zero(s23), 0, 1, 4, 5);
-      const size_t o = size_t(i) * c + ch;
-      wasm_v128_store32_lane(d[0] + o, f, 0);
-      if (nrows > 1) wasm_v128_store32_lane(d[1] + o, f, 1);
-      if (nrows > 2) wasm_v128_store32_lane(d[2] + o, f, 2);
-      if (nrows > 3) wasm_v128_store32_lane(d[3] + o, f, 3);
+      taps(p0, w0, both, n0, &a01, &a23);
+      taps(p1, w1, both, n1, &b01, &b23);
+      put(size_t(i) * c + ch, a01, a23);
+      put(size_t(i + 1) * c + ch, b01, b23);
+    }
+  }
+  for (; i < out; ++i) {
+    const double* w = a.w + size_t(i) * a.ksize;
+    for (int ch = 0; ch < c; ++ch) {
+      v128_t s01 = zero, s23 = zero;
+      taps(tb + (size_t(a.start[i]) * c + ch) * 4, w, 0, a.count[i], &s01, &s23);
+      put(size_t(i) * c + ch, s01, s23);
     }
   }
 }
