@@ -141,14 +141,16 @@ function oswCompatCode(find, findSync) {
           h >= 0 ? outDims[h] : 1, outDims[w], inv[w], h >= 0 ? inv[h] : 1, premultiply);
         if (status === 1) throw new RangeError(`out of memory: ${what} could not allocate its scratch memory`);
         if (status !== 0) throw new Error(`onnx-sampling-wasm: osw-compat.wasm refused a resize (status ${status}); please report it`);
-        out = new Uint8Array(cx.memory.buffer).slice(yp, yp + yBytes);
+        // Into the caller's output tensor directly when there is one (one copy, not two).
+        if (dst) new Uint8Array(dst.buffer, dst.byteOffset, yBytes).set(new Uint8Array(cx.memory.buffer, yp, yBytes));
+        else out = new Uint8Array(cx.memory.buffer).slice(yp, yp + yBytes);
       } finally {
         if (xp) cx.osw_compat_free(xp);
         if (yp) cx.osw_compat_free(yp);
       }
     }
     if (dst) {
-      new Uint8Array(dst.buffer, dst.byteOffset, yBytes).set(out);
+      if (out) new Uint8Array(dst.buffer, dst.byteOffset, yBytes).set(out);
       return target.tensor;
     }
     const Ctor = x.wasm ? x.info.arrays[0] : xData.constructor;
