@@ -136,7 +136,13 @@ static Status ort_aa_pass(const ResizePlan& plan, DType type, const ResizeStep& 
         const double v = src_kind == 0 ? static_cast<const uint8_t*>(src)[at]
                          : src_kind == 1 ? double(static_cast<const float*>(src)[at])
                                          : static_cast<const double*>(src)[at];
-        if (eight) acc8 += static_cast<int32_t>(v) * static_cast<int32_t>(std::round(*w * 4194304.0f));
+        if (eight) {
+          // ONNX Runtime's int arithmetic as wasm runs it: the weight's conversion saturates
+          // and the sum wraps (an extreme cubic_coeff_a overflows it; no undefined behaviour here)
+          const float fw = std::round(*w * 4194304.0f);
+          const int32_t wi = !(fw == fw) ? 0 : fw >= 2147483648.0f ? INT32_MAX : fw <= -2147483648.0f ? INT32_MIN : int32_t(fw);
+          acc8 = int32_t(uint32_t(acc8) + uint32_t(int32_t(v)) * uint32_t(wi));
+        }
         else accf += static_cast<float>(v) * *w;
       }
       double r = std::round(accf);  // half away from zero
