@@ -93,8 +93,13 @@ static Status ort_aa_pass(const ResizePlan& plan, DType type, const ResizeStep& 
   for (int64_t o = 0; o < n_out; ++o) {
     const float center = 0.5f + (scale == 1.0f ? static_cast<float>(o)
                                                : static_cast<float>(coord::onnxruntime(plan.attrs.coord, double(o), g)));
-    const int64_t lo_real = static_cast<int64_t>(std::floor(center - support + 0.5f));
-    int64_t hi_real = static_cast<int64_t>(std::floor(center + support + 0.5f));
+    // (a NaN or far-away centre, e.g. from a tf_crop_and_resize roi, has no taps to find:
+    // clamped to +-2^40 before the conversion, which is otherwise undefined)
+    const auto tap = [](float v) {
+      return static_cast<int64_t>(!(v == v) ? 0.0f : std::min(std::max(v, -1099511627776.0f), 1099511627776.0f));
+    };
+    const int64_t lo_real = tap(std::floor(center - support + 0.5f));
+    int64_t hi_real = tap(std::floor(center + support + 0.5f));
     hi_real = lo_real + std::min(std::max<int64_t>(hi_real - lo_real, 0), window);
     const int64_t lo_cut = std::min(std::max<int64_t>(lo_real, 0), in);
     const int64_t hi_cut = std::min(std::max<int64_t>(hi_real, 0), in);
