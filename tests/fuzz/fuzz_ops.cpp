@@ -672,6 +672,12 @@ void fuzz_resize(Bytes& in) {
   }
   FUZZ_CHECK(!hostile_dims && c.rank >= 1 && c.rank <= kMaxRank, print_resize(c, nullptr, 0),
              "resize_geometry accepted a negative or > 2^31-1 dimension or a bad rank");
+  const ResizeAttrs& ea = c.attrs;
+  const bool bad_enum = uint32_t(ea.mode) > 2u || uint32_t(ea.coord) > 6u ||
+                        uint32_t(ea.nearest) > 4u || uint32_t(ea.policy) > 2u ||
+                        uint32_t(ea.compat) > 2u;
+  FUZZ_CHECK(!bad_enum, print_resize(c, nullptr, 0),
+             "resize_geometry accepted an enum value the enum does not name");
 
   // Skip what would be slow: large tap tables, outputs, inputs or work.
   double cells = 0, max_taps = 1;
