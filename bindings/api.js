@@ -425,9 +425,11 @@ function makeApi(loadModule) {
   // what readResizeArgs read). list(): the raw value checked as `want` numbers.
   const LIST_TYPES = { scales: ['float32'], sizes: ['int64'], roi: ['float32', 'float64', 'float16'] };
   const LIST_ELEMS = { scales: float32Elem, sizes: intElem, roi: numberElem };
+  // What a list's length must be, for its messages: "the rank of X", "twice the length of axes".
+  const listWhat = (what, nWhat) => (what === 'roi' ? `twice the ${nWhat}` : `the ${nWhat}`);
   function optionList(sampler, v, what, want, nWhat) {
     const list = checkList(v, what, LIST_ELEMS[what]);
-    if (list.length !== want) throw new RangeError(`${what}: expected ${want} values (the ${nWhat}), got ${list.length}`);
+    if (list.length !== want) throw new RangeError(`${what}: expected ${want} values (${listWhat(what, nWhat)}), got ${list.length}`);
     return list;
   }
   const NODE_FORM = {
@@ -440,12 +442,11 @@ function makeApi(loadModule) {
     },
     list(sampler, t, what, want, nWhat) {
       requireType(t, what, LIST_TYPES[what]);
-      return sampler._listOf(t, what, want, what === 'roi' ? `twice the ${nWhat}` : nWhat);
+      return sampler._listOf(t, what, want, listWhat(what, nWhat));
     },
     both: 'scales and sizes: give only one of them (the other omitted or empty)',
     none: 'scales and sizes: one of them is required',
     policy: (raw) => `keep_aspect_ratio_policy: '${raw}' applies only when sizes is given`,
-    roi: "roi: required when coordinate_transformation_mode is 'tf_crop_and_resize'",
     scalesRequired: (V) => `scales: ${V.name} requires the scales input`,
   };
   const OPTIONS_FORM = {
@@ -457,7 +458,6 @@ function makeApi(loadModule) {
     both: 'resize: give scales or sizes, not both',
     none: 'resize: one of scales or sizes is required',
     policy: () => 'keepAspectRatioPolicy: applies only when sizes is given',
-    roi: "roi: required when coordinateTransformationMode is 'tf_crop_and_resize'",
     scalesRequired: (V) => `${V.name}: scales is required`,
   };
   const UPSAMPLE7_FORM = {
@@ -981,8 +981,9 @@ function makeApi(loadModule) {
         const policy = spec.index.policy;
         if (values[policy] !== 0 && !sizes) throw new RangeError(form.policy(raw[policy]));
         if (values[spec.index.coord] === COORD_MODES.tf_crop_and_resize) {
-          if (r === undefined) throw new TypeError(form.roi);
-          roi = form.list(this, r, 'roi', 2 * n, nWhat);
+          // No roi: the full range [0, ..., 0, 1, ..., 1] (the spec makes roi optional and gives
+          // it no other meaning; ONNX Runtime reads it so). docs/semantics.md.
+          roi = r === undefined ? [...new Array(n).fill(0), ...new Array(n).fill(1)] : form.list(this, r, 'roi', 2 * n, nWhat);
         }
       }
       // cv2.resize(fx, fy) takes the scales as doubles: compat 'opencv' keeps resize()'s
@@ -994,7 +995,7 @@ function makeApi(loadModule) {
 
     _listOf(t, what, n, nWhat) {
       if (t.dims.length !== 1) throw new RangeError(`${what}: expected a 1-D tensor, got dims [${t.dims.join(', ')}]`);
-      if (t.size !== n) throw new RangeError(`${what}: expected ${n} values (the ${nWhat}), got ${t.size}`);
+      if (t.size !== n) throw new RangeError(`${what}: expected ${n} values (${nWhat}), got ${t.size}`);
       return tensorNumbers(t);
     }
 

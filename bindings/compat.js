@@ -141,14 +141,16 @@ function oswCompatCode(find, findSync) {
           h >= 0 ? outDims[h] : 1, outDims[w], inv[w], h >= 0 ? inv[h] : 1, premultiply);
         if (status === 1) throw new RangeError(`out of memory: ${what} could not allocate its scratch memory`);
         if (status !== 0) throw new Error(`onnx-sampling-wasm: osw-compat.wasm refused a resize (status ${status}); please report it`);
-        out = new Uint8Array(cx.memory.buffer).slice(yp, yp + yBytes);
+        // Into the caller's output tensor directly when there is one (one copy, not two).
+        if (dst) new Uint8Array(dst.buffer, dst.byteOffset, yBytes).set(new Uint8Array(cx.memory.buffer, yp, yBytes));
+        else out = new Uint8Array(cx.memory.buffer).slice(yp, yp + yBytes);
       } finally {
         if (xp) cx.osw_compat_free(xp);
         if (yp) cx.osw_compat_free(yp);
       }
     }
     if (dst) {
-      new Uint8Array(dst.buffer, dst.byteOffset, yBytes).set(out);
+      if (out) new Uint8Array(dst.buffer, dst.byteOffset, yBytes).set(out);
       return target.tensor;
     }
     const Ctor = x.wasm ? x.info.arrays[0] : xData.constructor;
@@ -168,7 +170,7 @@ function oswCompatCode(find, findSync) {
   // Pads / crops the (1, H, W, C) bytes to (1, th, tw, C): the window starts at (top, left)
   // of the source (negative: padding there), outside pixels take fill (one value per
   // channel). Out: the array kind of the result.
-  function window(y, th, tw, top, left, fill, Out = Uint8ClampedArray) {
+  function cut(y, th, tw, top, left, fill, Out = Uint8ClampedArray) {
     const [, H, W, C] = y.dims, src = y.data, out = new Out(th * tw * C);
     for (let i = 0; i < th; i++) {
       const si = i + top;
@@ -207,13 +209,13 @@ function oswCompatCode(find, findSync) {
     const top = th > oh ? -((th - oh) >> 1) : pyRound((oh - th) / 2), left = tw > ow ? -((tw - ow) >> 1) : pyRound((ow - tw) / 2);
     if (!tensor) {
       const C = y.dims[3];
-      return h.imageOut(window(y, th, tw, top, left, new Array(C).fill(0)), tw, th, px);
+      return h.imageOut(cut(y, th, tw, top, left, new Array(C).fill(0)), tw, th, px);
     }
     // a tensor: every (N, C) plane cropped alike
     const planes = x.dims.slice(0, hAxis).reduce((a, b) => a * b, 1), out = new y.data.constructor(planes * th * tw);
     for (let p = 0; p < planes; p++) {
       const plane = { dims: [1, oh, ow, 1], data: y.data.subarray(p * oh * ow, (p + 1) * oh * ow) };
-      out.set(window(plane, th, tw, top, left, [0], y.data.constructor), p * th * tw);
+      out.set(cut(plane, th, tw, top, left, [0], y.data.constructor), p * th * tw);
     }
     return { type: y.type, dims: [...x.dims.slice(0, hAxis), th, tw], data: out };
   }
@@ -235,7 +237,7 @@ function oswCompatCode(find, findSync) {
     const dw = (width - nw) / 2, dh = (height - nh) / 2;
     const left = pyRound(dw - 0.1), top = pyRound(dh - 0.1);
     const C = y.dims[3], fill = C === 4 ? [fillV, fillV, fillV, 255] : [fillV, fillV, fillV];
-    return { image: h.imageOut(window(y, height, width, -top, -left, fill), width, height, px), scale: r, left, top };
+    return { image: h.imageOut(cut(y, height, width, -top, -left, fill), width, height, px), scale: r, left, top };
   }
 
   // cv2.warpAffine's geometry: matrix [[a, b, c], [d, e, f]] maps source pixel coordinates

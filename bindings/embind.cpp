@@ -216,6 +216,7 @@ int plan_grid_sample() {
   g_inst.gs_attrs.padding = static_cast<PaddingMode>(static_cast<int>(b[kPadding]));
   g_inst.gs_attrs.align_corners = b[kAlignCorners] != 0.0;
   g_inst.gs_attrs.integer_rounding = static_cast<int32_t>(b[kCompat]);  // compat 0/1/2, row 7
+  g_inst.gs_attrs.ort = b[kCompat] == 1;  // compat 'onnxruntime': its coordinate arithmetic
   g_inst.gs_x = TensorView();
   g_inst.gs_grid = TensorView();
   g_inst.gs_x.type = static_cast<DType>(static_cast<int>(b[kXType]));

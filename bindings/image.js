@@ -88,7 +88,7 @@ function installImageHelpers(Sampler, h) {
         if (data.length !== n * 4 && data.length !== n * 3)
           throw new RangeError(`${what}: ${width} x ${height} pixels need ${n * 4} bytes (RGBA) or ${n * 3} (RGB) but data has ${data.length}`);
         const cs = typeof image.colorSpace === 'string' ? image.colorSpace : 'srgb';
-        return { width, height, data, colorSpace: cs, rgb: data.length !== n * 4 || n === 0 };
+        return { width, height, data, colorSpace: cs, rgb: data.length !== n * 4 };
       }
     }
     throw new TypeError(`${what}: expected ImageData or an ImageData-like { width, height, data }` +
@@ -451,25 +451,24 @@ function installImageHelpers(Sampler, h) {
       });
     }
     const px = readPixels(image, 'image');
-    const W = px.width, H = px.height, n = W * H, src = rgbaOf(px);
+    const W = px.width, H = px.height, n = W * H;
+    if (scales && !compat) {  // (a compat mode takes the scales as they are: cv2's fx / fy)
+      hgt = Math.floor(H * scales[0]);
+      w = Math.floor(W * scales[1]);
+      if (hgt < 1 || w < 1) throw new RangeError(`scale: the ${W} x ${H} image would become ${w} x ${hgt}`);
+    }
+    if (!scales) {
+      if (!w) w = Math.max(1, Math.round(W * hgt / H));
+      if (!hgt) hgt = Math.max(1, Math.round(H * w / W));
+    }
     if (compat) {
-      if (!scales) {
-        if (!w) w = Math.max(1, Math.round(W * hgt / H));
-        if (!hgt) hgt = Math.max(1, Math.round(H * w / W));
-      }
       // (RGB stays 3 channels: OpenCV's arithmetic depends on the channel count)
       const y = this.resize({ type: 'uint8', dims: [1, H, W, px.rgb ? 3 : 4], data: px.data },
         { [scales ? 'scales' : 'sizes']: scales || [hgt, w], axes: [1, 2], mode, compat: o.compat });
       if (!(y.dims[1] && y.dims[2])) throw new RangeError(`scale: the ${W} x ${H} image would become ${y.dims[2]} x ${y.dims[1]}`);
       return imageOut(new Uint8ClampedArray(y.data.buffer, y.data.byteOffset, y.data.length), y.dims[2], y.dims[1], px);
     }
-    if (scales) {
-      hgt = Math.floor(H * scales[0]);
-      w = Math.floor(W * scales[1]);
-      if (hgt < 1 || w < 1) throw new RangeError(`scale: the ${W} x ${H} image would become ${w} x ${hgt}`);
-    }
-    if (!w) w = Math.max(1, Math.round(W * hgt / H));
-    if (!hgt) hgt = Math.max(1, Math.round(H * w / W));
+    const src = rgbaOf(px);
     // The image is resized as float32 RGBA in wasm memory: 16 bytes a pixel, in and out.
     // Checked here, before anything is allocated, with the sizes in the message.
     for (const [what, pw, ph] of [['input', W, H], ['output', w, hgt]]) {

@@ -174,7 +174,7 @@ export interface ResizeOptions {
   /** Scale of every axis (or of `axes`); rounded to float32 as ONNX carries them. */
   scales?: ArrayLike<number>;
   axes?: ArrayLike<number>;
-  /** [start_1..start_n, end_1..end_n]; only for tf_crop_and_resize. */
+  /** [start_1..start_n, end_1..end_n]; only for tf_crop_and_resize (omitted: the full range [0, ..., 0, 1, ..., 1]). */
   roi?: ArrayLike<number>;
   mode?: ResizeMode | CompatResizeMode;
   coordinateTransformationMode?: Exclude<CoordinateTransformationMode, 'tf_half_pixel_for_nn'>;

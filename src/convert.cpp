@@ -227,7 +227,8 @@ void widen_small(const I* x, float* out, int64_t n) {
 #if OSW_HAVE_SIMD
   for (; i + 8 <= n; i += 8) {
     v128_t v;
-    if constexpr (sizeof(I) == 1) v = wasm_i16x8_extend_low_i8x16(wasm_v128_load64_zero(x + i));
+    if constexpr (std::is_same<I, uint8_t>::value) v = wasm_u16x8_extend_low_u8x16(wasm_v128_load64_zero(x + i));
+    else if constexpr (sizeof(I) == 1) v = wasm_i16x8_extend_low_i8x16(wasm_v128_load64_zero(x + i));
     else v = wasm_v128_load(x + i);
     v128_t lo, hi;
     if constexpr (std::is_same<I, uint16_t>::value) {
@@ -259,12 +260,10 @@ void narrow_small(const float* in, I* y, int64_t n, int mode) {
       b = wasm_i32x4_trunc_sat_f32x4(b);
       if constexpr (std::is_same<I, uint16_t>::value) {
         wasm_v128_store(y + i, wasm_u16x8_narrow_i32x4(a, b));
-      } else if constexpr (std::is_same<I, uint8_t>::value) {
-        const v128_t h = wasm_i16x8_narrow_i32x4(a, b);
-        wasm_v128_store64_lane(y + i, wasm_u8x16_narrow_i16x8(h, h), 0);
       } else {
         const v128_t h = wasm_i16x8_narrow_i32x4(a, b);
         if constexpr (sizeof(I) == 2) wasm_v128_store(y + i, h);
+        else if constexpr (std::is_same<I, uint8_t>::value) wasm_v128_store64_lane(y + i, wasm_u8x16_narrow_i16x8(h, h), 0);
         else wasm_v128_store64_lane(y + i, wasm_i8x16_narrow_i16x8(h, h), 0);
       }
     }
@@ -278,9 +277,10 @@ void narrow_small(const float* in, I* y, int64_t n, int mode) {
 void widen_to_float(const int8_t* x, float* out, int64_t n) { widen_small(x, out, n); }
 void widen_to_float(const int16_t* x, float* out, int64_t n) { widen_small(x, out, n); }
 void widen_to_float(const uint16_t* x, float* out, int64_t n) { widen_small(x, out, n); }
-void narrow_from_float(const float* in, uint8_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
 void narrow_from_float(const float* in, int8_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
 void narrow_from_float(const float* in, int16_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
 void narrow_from_float(const float* in, uint16_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
+void widen_to_float(const uint8_t* x, float* out, int64_t n) { widen_small(x, out, n); }
+void narrow_from_float(const float* in, uint8_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
 
 }  // namespace osw

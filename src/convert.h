@@ -39,10 +39,11 @@ void narrow_from_double(const double* in, uint32_t* y, int64_t n, int mode);
 void widen_to_float(const int8_t* x, float* out, int64_t n);
 void widen_to_float(const int16_t* x, float* out, int64_t n);
 void widen_to_float(const uint16_t* x, float* out, int64_t n);
-void narrow_from_float(const float* in, uint8_t* y, int64_t n, int mode);  // uint8's float path
+void widen_to_float(const uint8_t* x, float* out, int64_t n);  // GridSample's
 void narrow_from_float(const float* in, int8_t* y, int64_t n, int mode);
 void narrow_from_float(const float* in, int16_t* y, int64_t n, int mode);
 void narrow_from_float(const float* in, uint16_t* y, int64_t n, int mode);
+void narrow_from_float(const float* in, uint8_t* y, int64_t n, int mode);
 void widen_to_double(const int64_t* x, double* out, int64_t n);
 void widen_to_double(const uint64_t* x, double* out, int64_t n);
 void narrow_from_double(const double* in, int64_t* y, int64_t n, int mode);

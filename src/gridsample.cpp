@@ -102,6 +102,16 @@ double reflect(double x, double lo, double hi) {
   const double range = hi - lo;
   if (!(range > 0.0)) return lo;          // a single point: everything reflects onto it
   if (std::isinf(x)) return x < lo ? lo : hi;
+  if (std::fabs(x) >= 0x1p52) {
+    // x is an integer, and x - hi would round: reduce x itself modulo the period (fmod is
+    // exact; so are the small shifts below), into [lo, lo + period); then the half above hi
+    // reflects about hi.
+    const double p = 2.0 * range;
+    double m = std::fmod(x, p);
+    while (m < lo) m += p;
+    while (m >= lo + p) m -= p;
+    return m <= hi ? m : 2.0 * hi - m;
+  }
   // Distance d beyond the border that x crossed. Reflections repeat with period 2 * range:
   // m = d mod 2*range (fmod is exact) says where x lands; m <= range is an even number of
   // bounces (lands at distance m from the crossed border), m > range an odd number (lands
@@ -134,6 +144,9 @@ void cubic_weights(double t, double w[4]) {
 }
 
 static inline double clampd(double v, double lo, double hi) { return std::min(std::max(v, lo), hi); }
+
+static void pad_taps(PaddingMode padding, int64_t L, double lo, double hi, const double* idx,
+                     const double* wt, int n, AxisTaps* out);
 
 void axis_taps(GridMode mode, PaddingMode padding, bool align_corners, int64_t L, double x,
                AxisTaps* out) {
@@ -188,7 +201,54 @@ void axis_taps(GridMode mode, PaddingMode padding, bool align_corners, int64_t L
       break;
     }
   }
+  pad_taps(padding, L, lo, hi, idx, wt, n, out);
+}
 
+// compat 'onnxruntime' (gridsample.h): ONNX Runtime's arithmetic in the grid's type, here
+// in double with every result rounded to float32 when the grid is float32 (r): for +, -, *
+// and / of two float32 values, the double result rounded to float32 is float32's own result
+// (53 >= 2 * 24 + 2 bits), so one instantiation serves both types. Not a hot path
+// (plan_location only): compiled for size.
+__attribute__((minsize)) void axis_taps_ort(GridMode mode, PaddingMode padding, bool ac,
+                                            int64_t L, double g, bool g_f32, AxisTaps* out) {
+  out->count = 0;
+  if (L <= 0) return;
+  auto r = [g_f32](double v) { return g_f32 ? static_cast<double>(static_cast<float>(v)) : v; };
+  double x = ac ? r(r(r(g + 1.0) / 2.0) * static_cast<double>(r(double(L - 1))))
+                : r(r(r(r(g + 1.0) * r(double(L))) - 1.0) / 2.0);
+  double lo, hi;
+  reflection_bounds(L, ac, &lo, &hi);
+  if (!(std::fabs(x) <= 0x1p62)) x = lo;  // NaN, +-Inf, huge
+  const double f = std::floor(x);
+  double idx[4], wt[4];
+  int n = 1;
+  idx[0] = std::nearbyint(x);  // nearest: half to even
+  wt[0] = 1.0;
+  if (mode == GridMode::Linear) {
+    const double f1 = r(f + 1.0);
+    idx[0] = f;
+    idx[1] = f1;
+    wt[0] = r(f1 - x);
+    wt[1] = r(x - f);
+    n = 2;
+  } else if (mode == GridMode::Cubic) {
+    const double x0 = r(f - 1.0);
+    cubic_weights(std::fabs(r(r(x - x0) - 1.0)), wt);
+    for (int k = 0; k < 4; ++k) idx[k] = (f - 1.0) + k;
+    n = 4;
+  }
+  pad_taps(padding, L, lo, hi, idx, wt, n, out);
+}
+
+void grid_axis_taps(const GridSampleAttrs& a, int64_t L, double g, bool g_f32, AxisTaps* out) {
+  if (a.ort) return axis_taps_ort(a.mode, a.padding, a.align_corners, L, g, g_f32, out);
+  axis_taps(a.mode, a.padding, a.align_corners, L, unnormalize(g, L, a.align_corners), out);
+}
+
+// The taps idx[k] (integers, finite) with weights wt[k], padded (axis_taps) into out.
+static void pad_taps(PaddingMode padding, int64_t L, double lo, double hi, const double* idx,
+                     const double* wt, int n, AxisTaps* out) {
+  const double last = static_cast<double>(L - 1);
   for (int k = 0; k < n; ++k) {
     // A tap of weight exactly 0 is not read (docs/semantics.md): a NaN or Inf there must
     // not reach the output.
@@ -385,7 +445,7 @@ bool nearest_grid_codes(const GridSamplePlan& plan, const GridSampleRange& range
                         Off* off, GridSampleWorkspace* ws) {
   const GridSampleGeometry& geo = plan.geo;
   if (plan.attrs.mode != GridMode::Nearest || geo.r != 2 ||
-      plan.attrs.padding == PaddingMode::Reflection)
+      plan.attrs.padding == PaddingMode::Reflection || plan.attrs.ort)
     return false;
   const bool ac = plan.attrs.align_corners, zeros = plan.attrs.padding == PaddingMode::Zeros;
   const int64_t h = geo.len[0], w = geo.len[1];
@@ -460,7 +520,7 @@ OSW_GS_ONCE Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
   for (int a = 0; a < geo.r; ++a) max_taps *= std::min(mode_taps, geo.len[a]);
   plan->max_taps = max_taps;
   if (plan->x_type == DType::Float32 && geo.r == 2 && mode != GridMode::Nearest &&
-      !tuning.generic) {
+      !tuning.generic && !plan->attrs.ort) {
     plan->path = GridSamplePlan::Path::Fast2d;
     const bool cubic = mode == GridMode::Cubic;
     int64_t b = tuning.block > 0 ? tuning.block
@@ -550,6 +610,16 @@ OSW_GS_ONCE Status gridsample_plan(const GridSampleAttrs& attrs, const TensorVie
   plan->block = plan->blocks = plan->blocks_h = plan->blocks_w = 0;
   plan->max_bytes = tuning.max_bytes;
   plan->th = plan->tw = 1;
+  if (attrs.ort) {
+    // ONNX Runtime rejects an X with a spatial axis of length 0, whatever the padding and
+    // even when Y has no element (docs/ort-compat-findings.md); without the compat, zeros
+    // padding gives zeros (docs/semantics.md).
+    for (int a = 2; a < x.rank; ++a)
+      if (x.dims[a] == 0)
+        return Status::Range("X: spatial dimension " + int_text(a) +
+                             " has length 0; compat 'onnxruntime' rejects it, as ONNX Runtime "
+                             "does (there is no pixel to sample)");
+  }
   if (expect.elements() == 0) {  // SEMANTICS row 12: nothing to compute
     plan->geo = GridSampleGeometry();
     return Status::Ok();
@@ -604,10 +674,12 @@ OSW_GS_ONCE void GridSampleWorkspace::reset() {
       *b = Buffer<unsigned char>();
   }
   weights_f64 = Buffer<unsigned char>();
+  conv_x = Buffer<unsigned char>();
+  conv_y = Buffer<unsigned char>();
 }
 
 OSW_GS_ONCE int64_t GridSampleWorkspace::bytes() const {
-  int64_t n = weights_f64.size();
+  int64_t n = weights_f64.size() + conv_x.size() + conv_y.size();
   for (const Tables& t : tables) {
     for (const Buffer<unsigned char>* b : {&t.fast_pos, &t.fast_off, &t.fast_w, &t.gen_pos,
                                            &t.gen_off, &t.gen_w, &t.gen_count, &t.zero_runs})

@@ -31,6 +31,9 @@ struct GridSampleAttrs {
   // How integer outputs are rounded (SEMANTICS.md row 7, the compat option): 0 half to
   // even (ONNX), 1 toward zero (ONNX Runtime), 2 half up (PyTorch); all saturate.
   int32_t integer_rounding = 0;
+  // compat 'onnxruntime' (docs/ort-compat-findings.md, "GridSample"): ONNX Runtime 1.30's
+  // coordinate arithmetic (gs::axis_taps_ort), and an X with an empty spatial axis rejected.
+  bool ort = false;
 };
 
 // Checks x (rank r+2, r >= 1) against grid (N, D1_out..Dr_out, r) and sets y->rank and
@@ -60,6 +63,9 @@ void reflection_bounds(int64_t L, bool align_corners, double* lo, double* hi);
 // Reflects x about lo and hi until it lies in [lo, hi] (spec: -3.5 with borders -1 and 1
 // becomes 1.5, then 0.5), in O(1) with fmod. hi == lo gives lo; +-Inf gives the nearer
 // border (reflection treats an infinite coordinate as border padding does); NaN stays NaN.
+// Exact for every finite x whose reflection lands on a representable value: beyond 2^52
+// (where every double is an integer) x is reduced modulo the period 2 * (hi - lo) with
+// fmod, which is exact, instead of through x - hi, which rounds there.
 double reflect(double x, double lo, double hi);
 
 // Cubic convolution weights, A = -0.75, for the taps floor(x) - 1 .. floor(x) + 2 where
@@ -84,6 +90,21 @@ struct AxisTaps {
 };
 void axis_taps(GridMode mode, PaddingMode padding, bool align_corners, int64_t L, double x,
                AxisTaps* out);
+
+// compat 'onnxruntime': the taps of one axis from the grid value g as ONNX Runtime 1.30
+// computes them, in the grid's type (float32 when g_f32, every operation rounded to it):
+//   x = align_corners ? (g + 1) / 2 * (L - 1) : ((g + 1) * L - 1) / 2
+//   NaN, +-Inf or |x| > 2^62 -> x = the lower border (-0.5, or 0 with align_corners)
+//   nearest: nearbyint(x); linear: taps floor(x), floor(x) + 1 with the weights
+//   (floor(x) + 1) - x and x - floor(x) in that type (a coordinate beyond 2^24 in float32
+//   gives weights 0, 1 or 2); cubic: x0 = floor(x) - 1, t = |x - x0 - 1| in that type,
+//   cubic_weights(t) on x0 .. x0 + 3. Then each tap is padded as axis_taps pads it.
+void axis_taps_ort(GridMode mode, PaddingMode padding, bool align_corners, int64_t L, double g,
+                   bool g_f32, AxisTaps* out);
+
+// The taps of one axis from the grid value g (g_f32: the grid is float32): axis_taps of
+// unnormalize(g), or under attrs.ort axis_taps_ort.
+void grid_axis_taps(const GridSampleAttrs& attrs, int64_t L, double g, bool g_f32, AxisTaps* out);
 
 // gridsample() with its internal choices forced, so that tests can cover them on small
 // inputs: block = output locations planned at a time (0: automatic), wide_offsets = use
@@ -179,6 +200,9 @@ class GridSampleWorkspace {
   };
   Tables tables[2];
   Buffer<unsigned char> weights_f64;  // plan_location's weights in double
+  // Types run through the float32 (float64) kernels (gridsample_cold.cpp): the planes of X
+  // and of Y of one batch item's part of a range, in float.
+  Buffer<unsigned char> conv_x, conv_y;
   // The sink of touch_in_order's reads (the value means nothing; a volatile store keeps
   // the reads).
   volatile uint32_t touch_sink = 0;

@@ -189,7 +189,7 @@ template <typename G, typename C, typename Off>
 Off plan_location(const GridSampleAttrs& attrs, const Geometry& geo, const G* gv, Off* off,
                   C* w, double* wd) {
   const int r = geo.r;
-  for (int k = 0; k < r; ++k) {
+  for (int k = 0; k < r && !attrs.ort; ++k) {  // (compat 'onnxruntime': axis_taps_ort)
     if (std::isnan(static_cast<double>(gv[k]))) {
       off[0] = 0;
       w[0] = std::numeric_limits<C>::quiet_NaN();
@@ -204,10 +204,8 @@ Off plan_location(const GridSampleAttrs& attrs, const Geometry& geo, const G* gv
   wd[0] = 1.0;
   gs::AxisTaps t;
   for (int a = 0; a < r; ++a) {
-    gs::axis_taps(attrs.mode, attrs.padding, attrs.align_corners, geo.len[a],
-                  gs::unnormalize(static_cast<double>(gv[r - 1 - a]), geo.len[a],
-                                  attrs.align_corners),
-                  &t);
+    gs::grid_axis_taps(attrs, geo.len[a], static_cast<double>(gv[r - 1 - a]),
+                       std::is_same<G, float>::value, &t);
     const int c = t.count;
     if (c == 0) return 0;  // zeros padding: every tap out of bounds
     for (int64_t i = m - 1; i >= 0; --i) {

@@ -70,10 +70,13 @@ static void build_schedule(const ResizePlan& plan, bool hot, ResizeSchedule* sc)
     for (int a = 0; a < rank; ++a) st.dims[a] = cur[a];
     return;
   }
-  const bool fuse_a = np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
+  // compat 'onnxruntime' antialias: every pass writes a whole intermediate (integer types
+  // round it before the next pass, RunLayout::round_passes).
+  const bool ort_passes = plan.attrs.compat == Compat::OnnxRuntime && plan.attrs.antialias;
+  const bool fuse_a = !ort_passes && np >= 2 && plan.order[np - 1] < plan.order[np - 2] &&
                       plan.axis[plan.order[np - 1]].taps <= kMaxStreamTaps;
   bool fuse_b = false;
-  if (hot && !fuse_a && np >= 2 && plan.order[np - 2] < plan.order[np - 1] &&
+  if (hot && !fuse_a && !ort_passes && np >= 2 && plan.order[np - 2] < plan.order[np - 1] &&
       plan.axis[plan.order[np - 2]].taps <= kMaxStreamTaps) {
     int64_t d[kMaxRank];
     for (int a = 0; a < rank; ++a) d[a] = cur[a];
@@ -222,20 +225,31 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
     }
     if (!ap.identity) plan->order[plan->n_passes++] = a;
   }
+  // compat 'onnxruntime' antialias: ONNX Runtime's order, innermost axis first (the axes
+  // were added outermost first).
+  if (attrs.compat == Compat::OnnxRuntime && attrs.antialias) {
+    std::reverse(plan->order, plan->order + plan->n_passes);
+    return build_kernel_tables(plan);
+  }
   // Downsampling axes first (smallest out/in), so each pass works on the fewest elements;
   // among equals, inner axes first. With up to 5 passes, every order is then costed and
   // the cheapest kept (ties keep this one).
-  std::sort(plan->order, plan->order + plan->n_passes, [&](int a, int b) {
+  // (An insertion sort: at most kMaxRank axes, and std::sort's instantiation cost 2 kB of
+  // wasm. The order is total, so any sort gives the same result.)
+  const auto before = [&](int a, int b) {
     const double ra = double(plan->out_dims[a]) * double(in_dims[b]);
     const double rb = double(plan->out_dims[b]) * double(in_dims[a]);
     return ra != rb ? ra < rb : a > b;
-  });
+  };
+  for (int i = 1; i < plan->n_passes; ++i)
+    for (int j = i; j > 0 && before(plan->order[j], plan->order[j - 1]); --j) std::swap(plan->order[j], plan->order[j - 1]);
   if (plan->n_passes >= 2 && plan->n_passes <= 5) {
     int perm[kMaxRank], best[kMaxRank];
     const int np = plan->n_passes;
     for (int i = 0; i < np; ++i) best[i] = perm[i] = plan->order[i];
     double best_cost = pass_order_cost(*plan, best);
-    std::sort(perm, perm + np);
+    for (int i = 1; i < np; ++i)
+      for (int j = i; j > 0 && perm[j] < perm[j - 1]; --j) std::swap(perm[j], perm[j - 1]);
     do {
       const double c = pass_order_cost(*plan, perm);
       if (c < best_cost * 0.999) {
@@ -291,15 +305,17 @@ static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
     return Status::Ok();
   }
   lay->kind = RunLayout::Interp;
+  if (is_integer(type) && plan.attrs.compat == Compat::OnnxRuntime && plan.attrs.antialias)
+    lay->round_passes = type;
   if (!is_hot(type) && type != DType::Float64) {
     // Computed in float (in double for 32- and 64-bit integers) and stored once (elem.h):
     // the float32 (float64) run between two conversions.
     lay->convert = true;
     lay->convert_to = compute_size(type) == 8 ? DType::Float64 : DType::Float32;
-    if (lay->convert_to == DType::Float32 && is_integer(type)) {
-      // 8- and 16-bit integers whose float32 error bound is large (many cubic passes:
-      // 16-bit values near most boundaries) run in double, where few are: the same bytes
-      // (every decision is exact), without an exact recheck of most outputs.
+    if (lay->convert_to == DType::Float32 && is_integer(type) && lay->round_passes == DType::Undefined) {
+      // 8- and 16-bit integers whose float32 error bound is large (16-bit cubic; many
+      // axes) run in double: most outputs would be near a boundary, each rechecked by a
+      // sum over every tap of every axis (6 cubic axes: 4096 products per output).
       TensorView t;
       t.type = type;
       double eps_d;
@@ -307,18 +323,16 @@ static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
     }
     lay->sched = &plan.schedule[lay->convert_to == DType::Float32 ? 1 : 0];
     lay->n_steps = lay->sched->n + 1;
-    return Status::Ok();
-  }
-  lay->sched = &plan.schedule[is_hot(type) ? 1 : 0];
-  if (type == DType::UInt8) {
-    // uint8 on the float path: the last step's float output narrowed part by part with exact
-    // rounding decisions (resize_exact.h), as the converted types'.
-    lay->round = lay->parts = true;
+  } else if (type == DType::UInt8) {
+    // uint8 on the float path: the last step's float output narrowed part by part with the
+    // compat's rounding and exact decisions (resize_exact.h), as the converted types'.
+    lay->sched = &plan.schedule[1];
+    lay->parts = true;
     lay->n_steps = lay->sched->n;
-    return Status::Ok();
+  } else {
+    lay->sched = &plan.schedule[type == DType::Float32 ? 1 : 0];
+    lay->n_steps = lay->sched->n;
   }
-  lay->round = is_integer(type) && plan.attrs.compat != Compat::Onnx;
-  lay->n_steps = lay->sched->n + (lay->round ? 1 : 0);
   return Status::Ok();
 }
 
@@ -352,11 +366,6 @@ static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType
   if (lay.kind != RunLayout::Interp) return Status::Ok();
   const int64_t fsize = lay.convert ? dtype_size(lay.convert_to) : compute_size(type);
   const int64_t limit = plan.opts.max_bytes;
-  if (lay.round && !lay.parts) {
-    const int64_t bytes = plan.out_elems * fsize;
-    if (shared->wide.size() < bytes && !shared->wide.allocate(bytes, limit))
-      return out_of_memory("compat rounding", bytes, limit);
-  }
   if (lay.convert) {
     const int64_t es = dtype_size(lay.convert_to);  // (in_elems * 8 < 2^63: checked shapes)
     const int64_t in_bytes = product(plan.in_dims, plan.rank) * es;
@@ -404,7 +413,8 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   };
   if (s + 1 < lay.n_steps) {
     yv.data = nullptr;  // not written: the step's output is an intermediate
-    return step(begin, end);
+    OSW_RETURN_IF_ERROR(step(begin, end));
+    return resize_round_pass(plan, lay, s - s0, xv.data, nullptr, shared, begin, end);
   }
   const int64_t units = step_units(plan, lay, s), per_unit = plan.out_elems / units;
   const int64_t es = dtype_size(lay.convert_to);
@@ -416,20 +426,34 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
     return out_of_memory("Y part as float", bytes, plan.opts.max_bytes);
   // Integer outputs: the float values within eps of a rounding boundary are decided again
   // exactly (resize_exact.h).
-  const bool exact = is_integer(y->type);
+  // (Not under compat 'onnxruntime' integer antialias: its passes round as ONNX Runtime's
+  // integer arithmetic does, lay.round_passes, which the exact value does not model.)
+  const bool exact = is_integer(y->type) && lay.round_passes == DType::Undefined;
   double eps_d = 0;
   double eps = exact ? resize_exact_eps(plan, x, &eps_d) : 0.0;
-  if (lay.convert_to == DType::Float64 && dtype_size(y->type) < 4) {  // run in double: no
-    eps = eps_d;                                                       // recheck in double
+  if (lay.convert_to == DType::Float64 && dtype_size(y->type) <= 2) {  // run in double: its
+    eps = eps_d;                                                        // bound, no recheck
     eps_d = 1;
   }
+  const double dmax = exact ? resize_exact_dmax(plan) : INFINITY;
+  const bool snap = dmax * eps * 4 < 1;
+  struct Cache {  // (freed on every return)
+    ExactTaps* p = nullptr;
+    ~Cache() { resize_exact_taps_free(p); }
+  } cache;
   for (int64_t b = begin; b < end;) {
     const int64_t e = std::min(end, b + part);
     yv.data = ws->wide.data() - b * per_unit * es;
     OSW_RETURN_IF_ERROR(step(b, e));
+    OSW_RETURN_IF_ERROR(resize_round_pass(plan, lay, s - s0, xv.data, yv.data, shared, b, e));
     const bool dbl = lay.convert_to == DType::Float64;
-    resize_narrow_converted(plan, ws->wide.data(), dbl, y, b * per_unit, (e - b) * per_unit);
-    if (exact) resize_exact_fix(plan, x, ws->wide.data(), dbl, y, b * per_unit, (e - b) * per_unit, eps, eps_d);
+    const int64_t at = b * per_unit, n = (e - b) * per_unit;
+    unsigned char* w = ws->wide.data();
+    const int64_t done = exact && !dbl
+        ? resize_exact_narrow(plan, x, reinterpret_cast<const float*>(w), y, at, n, eps, eps_d, &cache.p, dmax) : 0;
+    if (snap) resize_exact_snap(w + done * es, dbl, n - done, eps, int(plan.attrs.compat));
+    resize_narrow_converted(plan, w + done * es, dbl, y, at + done, n - done);
+    if (exact && !snap) resize_exact_fix(plan, x, w + done * es, dbl, y, at + done, n - done, eps, eps_d, &cache.p, dmax);
     b = e;
   }
   return Status::Ok();

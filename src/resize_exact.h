@@ -26,10 +26,42 @@ struct ResizePlan;
 // 16-bit outputs).
 double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d);
 
+// What resize_exact_fix() keeps between its calls on one plan and X (the exact taps and
+// their denominators per axis and output index, made when first needed): *cache starts as
+// nullptr; free it with resize_exact_taps_free() once the run is done.
+struct ExactTaps;
+void resize_exact_taps_free(ExactTaps* cache);
+
 // src: n values in the compute type (float, or double: src_double),
 // already narrowed into Y's elements [at, at + n); rewrites those within eps of a boundary
 // with the exact decision.
 void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* src, bool src_double,
-                      TensorView* y, int64_t at, int64_t n, double eps, double eps_d);
+                      TensorView* y, int64_t at, int64_t n, double eps, double eps_d,
+                      ExactTaps** cache, double dmax);
+
+// resize_narrow_converted() and resize_exact_fix() in one pass, for float values into 8-
+// and 16-bit Y under half to even or truncation, with SIMD: returns how many of the n
+// values it did (the first ones; 0 where it does not apply), the rest left to those two.
+int64_t resize_exact_narrow(const ResizePlan& plan, const TensorView& x, const float* src,
+                            TensorView* y, int64_t at, int64_t n, double eps, double eps_d,
+                            ExactTaps** cache, double dmax);
+
+// When resize_exact_dmax(plan) * eps * 4 < 1, instead of resize_exact_fix() before the
+// narrowing: each of the n computed values (float, or double) within eps of a boundary is
+// set to that boundary (k + 1/2, or an integer for truncation: mode 1), which the
+// narrowing then rounds by the compat's rule.
+void resize_exact_snap(void* src, bool src_double, int64_t n, double eps, int mode);
+
+// (resize_exact_scan.cpp's helpers in resize_exact.cpp.) A new cache (nullptr when out of
+// memory); the product of the exact denominators of Y's element i over the axes (NaN:
+// outside a crop box; inf: unknown); element i decided in big integers and stored (v: its
+// computed value; cache may be nullptr).
+ExactTaps* resize_exact_taps_new();
+// A bound of the exact denominator of every output of the plan (inf when not known): when
+// it is below 1 / (4 eps), a value within eps of a boundary is that boundary (snap).
+double resize_exact_dmax(const ResizePlan& plan);
+double resize_exact_den(const ResizePlan& plan, int64_t i, ExactTaps* cache);
+void resize_exact_slow(const ResizePlan& plan, const TensorView& x, TensorView* y, int64_t i,
+                       double v, ExactTaps* cache);
 
 }  // namespace osw

@@ -11,9 +11,6 @@
 
 namespace osw {
 
-void resize_exact_slow(const ResizePlan& plan, const TensorView& x, TensorView* y, int64_t i,
-                       double v);
-
 namespace {
 
 // X's element i as a double (8- and 16-bit types).
@@ -50,19 +47,51 @@ struct Fixer {
   const ResizePlan& plan;
   const TensorView& x;
   TensorView* y;
-  double eps_d;
+  double eps, eps_d;
   int mode;
   int64_t es;
   double lo_d, hi_d;  // the type's range
+  ExactTaps** cache;
+  double dmax;  // resize_exact_dmax(plan)
 };
 
-// Output i of Y (computed value v, within eps of a boundary): 8- and 16-bit types first in
+// Stores the integer q (|q| < 2^53), saturated to Y's type, as Y's element i.
+void store(const Fixer& f, int64_t i, double q) {
+  q = q < f.lo_d ? f.lo_d : (q > f.hi_d ? f.hi_d : q);
+  const int64_t bits = static_cast<int64_t>(q);  // two's complement: the type's low bytes
+  std::memcpy(static_cast<unsigned char*>(f.y->data) + i * f.es, &bits, size_t(f.es));
+}
+
+// The compat's rounding of w (0 half to even, 1 truncation, 2 half up).
+double round_as(int mode, double w) {
+  return mode == 1 ? std::trunc(w) : mode == 2 ? std::floor(w + 0.5) : std::nearbyint(w);
+}
+
+// Output i of Y (computed value v, within eps of a boundary). 8- and 16-bit types first in
 // double from the plan's double weights, whose error bound (eps_d, the same derivation) is
-// far smaller; what is still within it of a boundary (mostly exact ties), and wider
-// types, in resize_exact_slow().
+// far smaller. A value w still within e of a boundary b is the boundary itself when the
+// exact value's denominator D (the product of the axes' exact ones) is below 1 / (4 e):
+// any other N / D is at least 1 / (2 D) > 2 e from b. (Exact ties are common: 1.5x
+// half_pixel has weights 1/2, 1/2 on every third output.) What is left goes to the big
+// integers of resize_exact_slow().
 __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, double v) {
   const ResizePlan& plan = f.plan;
-  if (f.es < 4 && f.eps_d < 0.25) {
+  double w = v, e = f.eps;
+  if (!*f.cache) *f.cache = resize_exact_taps_new();
+  // The boundary itself, decided from w within e of it (denominator D below 1 / (4 e)).
+  const auto tie = [&]() {
+    if (!(e < 0.125 && std::fabs(w) < 0x1p51)) return false;
+    // (the plan's bound first: the denominators of each output cost big integers)
+    const double D = f.dmax * e * 4 < 1 ? f.dmax : *f.cache ? resize_exact_den(plan, i, *f.cache) : INFINITY;
+    if (D != D) return true;  // outside a crop box: not an interpolated value, left as is
+    if (!(D * e * 4 < 1)) return false;
+    const double b = f.mode == 1 ? std::nearbyint(w) : std::nearbyint(w - 0.5) + 0.5;
+    store(f, i, round_as(f.mode, b));
+    return true;
+  };
+  const bool recheck = f.es < 4 && f.eps_d < 0.25;  // (8/16-bit: in double first, cheaper)
+  if (!recheck && tie()) return;
+  if (recheck) {
     int64_t idx[kMaxRank], stride[kMaxRank], rest = i, st = 1, base = 0;
     int ax[kMaxRank], nax = 0;
     for (int a = plan.rank - 1; a >= 0; --a) {
@@ -77,55 +106,39 @@ __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, double v) {
       if (ap.count[idx[a]] == 1 && ap.weight[idx[a] * ap.taps] == 1.0) base += ap.index[idx[a] * ap.taps] * stride[a];
       else ax[nax++] = a;
     }
-    const double w = nax == 0 ? x_double(f.x, base) : plan_sum(plan, f.x, idx, stride, ax, nax, base);
+    w = nax == 0 ? x_double(f.x, base) : plan_sum(plan, f.x, idx, stride, ax, nax, base);
+    e = f.eps_d;
     const double dw = std::fabs(w - std::nearbyint(w));
-    if (f.mode == 1 ? dw > f.eps_d : dw < 0.5 - f.eps_d) {
-      // Decided: the rounding of w, saturated (8- and 16-bit ranges are exact in double).
-      double q = f.mode == 1 ? std::trunc(w) : f.mode == 2 ? std::floor(w + 0.5) : std::nearbyint(w);
-      q = q < f.lo_d ? f.lo_d : (q > f.hi_d ? f.hi_d : q);
-      const int64_t bits = static_cast<int64_t>(q);
-      std::memcpy(static_cast<unsigned char*>(f.y->data) + i * f.es, &bits, size_t(f.es));
+    if (f.mode == 1 ? dw > e : dw < 0.5 - e) {  // decided (8- and 16-bit ranges are exact in double)
+      store(f, i, round_as(f.mode, w));
       return;
     }
   }
-  resize_exact_slow(plan, f.x, f.y, i, v);
+  if (recheck && tie()) return;
+  resize_exact_slow(plan, f.x, f.y, i, v, *f.cache);
 }
 
 }  // namespace
 
 void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* src, bool src_double,
-                      TensorView* y, int64_t at, int64_t n, double eps, double eps_d) {
+                      TensorView* y, int64_t at, int64_t n, double eps, double eps_d,
+                      ExactTaps** cache, double dmax) {
   const int64_t es = dtype_size(y->type);
   const bool is_signed = y->type == DType::Int8 || y->type == DType::Int16 ||
                          y->type == DType::Int32 || y->type == DType::Int64;
   const uint64_t span = es == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * es)) - 1;
-  const Fixer f{plan, x, y, eps_d, static_cast<int>(plan.attrs.compat), es,
-                is_signed ? -double(span / 2 + 1) : 0.0, double(is_signed ? span / 2 : span)};
+  const Fixer f{plan, x, y, eps, eps_d, static_cast<int>(plan.attrs.compat), es,
+                is_signed ? -double(span / 2 + 1) : 0.0, double(is_signed ? span / 2 : span), cache, dmax};
   const bool trunc = f.mode == 1;
+  const auto fix = [&](int64_t i, double v) { fix_one(f, i, v); };
   // A value v is near a boundary when d = |v - nearest integer| (exact: Sterbenz) is at
   // least 0.5 - eps (half to even, half up) or at most eps (truncation). NaN: never.
   int64_t j = 0;
-  if (!src_double) {
+  if (!src_double) {  // (the SIMD loop is resize_exact_narrow's: here the tails)
     const float* v = static_cast<const float*>(src);
-#if OSW_HAVE_SIMD
-    // The thresholds in float, rounded so that every value near a boundary is caught.
-    float lo = static_cast<float>(0.5 - eps), e = static_cast<float>(eps);
-    if (double(lo) > 0.5 - eps) lo = std::nextafter(lo, 0.0f);
-    if (double(e) < eps) e = std::nextafter(e, 1.0f);
-    const v128_t vlo = wasm_f32x4_splat(lo), ve = wasm_f32x4_splat(e);
-    for (; j + 4 <= n; j += 4) {
-      const v128_t a = wasm_v128_load(v + j);
-      const v128_t d = wasm_f32x4_abs(wasm_f32x4_sub(a, wasm_f32x4_nearest(a)));
-      if (!wasm_v128_any_true(trunc ? wasm_f32x4_le(d, ve) : wasm_f32x4_ge(d, vlo))) continue;
-      for (int64_t k = j; k < j + 4; ++k) {
-        const double dk = std::fabs(double(v[k]) - std::nearbyint(double(v[k])));
-        if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + k, v[k]);
-      }
-    }
-#endif
     for (; j < n; ++j) {
       const double dk = std::fabs(double(v[j]) - std::nearbyint(double(v[j])));
-      if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + j, v[j]);
+      if (trunc ? dk <= eps : dk >= 0.5 - eps) fix(at + j, v[j]);
     }
   } else {
     const double* v = static_cast<const double*>(src);
@@ -137,13 +150,108 @@ void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* s
       if (!wasm_v128_any_true(trunc ? wasm_f64x2_le(d, ve) : wasm_f64x2_ge(d, vlo))) continue;
       for (int64_t k = j; k < j + 2; ++k) {
         const double dk = std::fabs(v[k] - std::nearbyint(v[k]));
-        if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + k, v[k]);
+        if (trunc ? dk <= eps : dk >= 0.5 - eps) fix(at + k, v[k]);
       }
     }
 #endif
     for (; j < n; ++j) {
       const double dk = std::fabs(v[j] - std::nearbyint(v[j]));
-      if (trunc ? dk <= eps : dk >= 0.5 - eps) fix_one(f, at + j, v[j]);
+      if (trunc ? dk <= eps : dk >= 0.5 - eps) fix(at + j, v[j]);
+    }
+  }
+}
+
+#if OSW_HAVE_SIMD
+namespace {
+
+// 8 values of Y (8- or 16-bit type t) from the float lanes a and b (rounded already):
+// saturated as narrow_small (convert.cpp) stores them.
+void store8(DType t, void* y, v128_t a, v128_t b) {
+  a = wasm_i32x4_trunc_sat_f32x4(a);
+  b = wasm_i32x4_trunc_sat_f32x4(b);
+  const v128_t h = wasm_i16x8_narrow_i32x4(a, b);
+  switch (t) {
+    case DType::UInt16: wasm_v128_store(y, wasm_u16x8_narrow_i32x4(a, b)); break;
+    case DType::Int16: wasm_v128_store(y, h); break;
+    case DType::UInt8: wasm_v128_store64_lane(y, wasm_u8x16_narrow_i16x8(h, h), 0); break;
+    default: wasm_v128_store64_lane(y, wasm_i8x16_narrow_i16x8(h, h), 0); break;
+  }
+}
+
+// The narrowing and the scan of resize_exact_fix() in one pass over the float values
+// (half to even, or truncation); returns the count done (a multiple of 8).
+int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
+  unsigned char* y = static_cast<unsigned char*>(f.y->data);
+  const bool trunc = f.mode == 1, up = f.mode == 2, snap = f.dmax * f.eps * 4 < 1;
+  float lo = static_cast<float>(0.5 - f.eps), e = static_cast<float>(f.eps);
+  if (double(lo) > 0.5 - f.eps) lo = std::nextafter(lo, 0.0f);
+  if (double(e) < f.eps) e = std::nextafter(e, 1.0f);
+  const v128_t vlo = wasm_f32x4_splat(lo), ve = wasm_f32x4_splat(e), h = wasm_f32x4_splat(0.5f);
+  // The lanes of v rounded by the compat's rule (truncation: by the store's trunc_sat), and
+  // the mask of those near a boundary, which under snap are set to the boundary's rounding
+  // (an integer under truncation, else k + 1/2: |v| < 2^22, so these steps are exact).
+  const auto round4 = [&](v128_t a, v128_t* near) {
+    const v128_t r = wasm_f32x4_nearest(a), d = wasm_f32x4_abs(wasm_f32x4_sub(a, r));
+    *near = trunc ? wasm_f32x4_le(d, ve) : wasm_f32x4_ge(d, vlo);
+    const v128_t out = trunc ? a : up ? wasm_f32x4_floor(wasm_f32x4_add(a, h)) : r;
+    if (!snap) return out;
+    const v128_t b = wasm_f32x4_add(wasm_f32x4_nearest(wasm_f32x4_sub(a, h)), h);
+    const v128_t tie = trunc ? r : up ? wasm_f32x4_add(b, h) : wasm_f32x4_nearest(b);
+    return wasm_v128_bitselect(tie, out, *near);
+  };
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    v128_t na, nb;
+    const v128_t ra = round4(wasm_v128_load(v + j), &na), rb = round4(wasm_v128_load(v + j + 4), &nb);
+    store8(f.y->type, y + (at + j) * f.es, ra, rb);
+    if (snap || !wasm_v128_any_true(wasm_v128_or(na, nb))) continue;
+    for (int64_t k = j; k < j + 8; ++k) {
+      const double dk = std::fabs(double(v[k]) - std::nearbyint(double(v[k])));
+      if (trunc ? dk <= f.eps : dk >= 0.5 - f.eps) fix_one(f, at + k, v[k]);
+    }
+  }
+  return j;
+}
+
+}  // namespace
+#endif
+
+int64_t resize_exact_narrow(const ResizePlan& plan, const TensorView& x, const float* src,
+                            TensorView* y, int64_t at, int64_t n, double eps, double eps_d,
+                            ExactTaps** cache, double dmax) {
+#if OSW_HAVE_SIMD
+  const int mode = static_cast<int>(plan.attrs.compat);
+  double lo, hi;
+  switch (y->type) {
+    case DType::UInt8: lo = 0, hi = 255; break;
+    case DType::Int8: lo = -128, hi = 127; break;
+    case DType::UInt16: lo = 0, hi = 65535; break;
+    case DType::Int16: lo = -32768, hi = 32767; break;
+    default: return 0;
+  }
+  return narrow_fix(Fixer{plan, x, y, eps, eps_d, mode, int64_t(dtype_size(y->type)), lo, hi, cache, dmax}, src, at, n);
+#else
+  (void)plan, (void)x, (void)src, (void)y, (void)at, (void)n, (void)eps, (void)eps_d, (void)cache, (void)dmax;
+  return 0;
+#endif
+}
+
+void resize_exact_snap(void* src, bool src_double, int64_t n, double eps, int mode) {
+  const bool trunc = mode == 1;
+  int64_t j = 0;
+  if (!src_double) {
+    float* v = static_cast<float*>(src);
+    for (; j < n; ++j) {
+      const double a = v[j], d = std::fabs(a - std::nearbyint(a));
+      if (trunc ? d <= eps : d >= 0.5 - eps)
+        v[j] = static_cast<float>(trunc ? std::nearbyint(a) : std::nearbyint(a - 0.5) + 0.5);
+    }
+  } else {
+    double* v = static_cast<double*>(src);
+    for (; j < n; ++j) {
+      const double a = v[j], d = std::fabs(a - std::nearbyint(a));
+      if ((trunc ? d <= eps : d >= 0.5 - eps) && std::fabs(a) < 0x1p51)
+        v[j] = trunc ? std::nearbyint(a) : std::nearbyint(a - 0.5) + 0.5;
     }
   }
 }

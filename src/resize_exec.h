@@ -31,7 +31,6 @@ struct RunLayout {
   Kind kind = Interp;
   const NearestTables* nearest = nullptr;  // Gather
   const ResizeSchedule* sched = nullptr;   // Interp
-  bool round = false;  // Interp into the workspace's `wide` buffer, then a step rounding it into Y
   // Interp for every type but float32, uint8 and float64 (to float32, convert.h, or to
   // float64 for 32- and 64-bit integers: their compute types): step 0 widens X into the shared workspace's xf,
   // steps 1..n are the float32 or float64 schedule's from xf, the last of them narrowing its
@@ -40,9 +39,13 @@ struct RunLayout {
   DType convert_to = DType::Float32;
   // uint8 on the float path: like a converted run without the widening (X read as uint8),
   // its last step writes Y in float into y->data, part by part, narrowed by resize.cpp with
-  // the exact rounding decisions of resize_exact.h (`round` is then set too).
+  // the compat's rounding and the exact decisions of resize_exact.h.
   bool parts = false;
   int n_steps = 0;
+  // compat 'onnxruntime', antialias on an integer type (docs/ort-compat-findings.md row 7):
+  // that type, whose rounding each pass's output gets (resize_round_pass) before the next
+  // pass reads it; else Undefined.
+  DType round_passes = DType::Undefined;
 };
 
 // float32 and uint8: optimised for speed.
@@ -57,29 +60,26 @@ Status resize_range_cold(const ResizePlan& plan, const RunLayout& lay, int s, in
 void resize_finish_cold(const ResizePlan& plan, TensorView* y);
 // A converted run's last step: n elements of Y from `at` on, from src (n elements in the
 // compute type: float32, or float64 for 32-bit integers), stored as Y's type stores them.
-void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_double, TensorView* y, int64_t at,
-                             int64_t n);
+// (src_double: 8- and 16-bit integers that run in double.)
+void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_double, TensorView* y,
+                             int64_t at, int64_t n);
+// RunLayout::round_passes, after step s of the schedule ran over its units [begin, end):
+// those outputs (in the compute type; x: the run's X as the schedule reads it, y: the
+// step's output when it is Y, else the shared intermediates) recomputed with ONNX Runtime's
+// integer antialias arithmetic, each pass rounded and stored as that type before the next
+// reads it (resize_exec_cold.cpp, compiled for size).
+Status resize_round_pass(const ResizePlan& plan, const RunLayout& lay, int s, const void* x,
+                         void* y, ResizeWorkspace* shared, int64_t begin, int64_t end);
 
 template <typename T>
 constexpr bool kResizeHotType = std::is_same<T, float>::value || std::is_same<T, uint8_t>::value;
 
 namespace resize_exec {
 
-// Fills every output whose coordinate lies outside the crop box with value.
-template <typename T>
-void fill_outside(const ResizePlan& plan, T value, T* y) {
-  const int rank = plan.rank;
-  for (int a = 0; a < rank; ++a) {
-    const AxisPlan& ap = plan.axis[a];
-    if (!ap.any_outside) continue;
-    int64_t outer = 1, inner = 1;
-    for (int i = 0; i < a; ++i) outer *= plan.out_dims[i];
-    for (int i = a + 1; i < rank; ++i) inner *= plan.out_dims[i];
-    for (int64_t p = 0; p < outer; ++p)
-      for (int64_t o = 0; o < ap.out; ++o)
-        if (ap.outside[o]) std::fill_n(y + (p * ap.out + o) * inner, inner, value);
-  }
-}
+// Fills every output whose coordinate lies outside the crop box with the es bytes at value
+// (one element of Y's type). Byte-wise, so one copy serves every type (a crop box is rare
+// and its fill is no hot loop).
+void fill_outside(const ResizePlan& plan, const void* value, size_t es, void* y);
 
 template <typename F>
 const F* weights_of(const AxisPlan& ap) {
@@ -418,7 +418,8 @@ Status range_typed(const ResizePlan& plan, const RunLayout& lay, int s, int64_t 
 // The last thing a run does: fills the outputs outside a crop box.
 template <typename T>
 void finish_typed(const ResizePlan& plan, TensorView* y) {
-  fill_outside<T>(plan, compat_extrapolation<T>(plan.attrs), static_cast<T*>(y->data));
+  const T value = compat_extrapolation<T>(plan.attrs);
+  fill_outside(plan, &value, sizeof(T), y->data);
 }
 
 }  // namespace resize_exec

@@ -18,6 +18,17 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
   if (rank < 1 || rank > kMaxRank)
     return Status::Range("X: rank must be in [1, " + int_text(kMaxRank) + "], got " +
                          int_text(rank));
+  // Enum values the C++ API may be given as any int32 (the JS layer maps names): one the
+  // enum does not name is an error, never a silent fallback.
+  const struct { int32_t v, n; const char* what; } enums[] = {
+      {int32_t(attrs.mode), 3, "mode"},
+      {int32_t(attrs.coord), 7, "coordinate_transformation_mode"},
+      {int32_t(attrs.nearest), 5, "nearest_mode"},
+      {int32_t(attrs.policy), 3, "keep_aspect_ratio_policy"},
+      {int32_t(attrs.compat), 3, "compat"}};
+  for (const auto& e : enums)
+    if (static_cast<uint32_t>(e.v) >= static_cast<uint32_t>(e.n))
+      return Status::Range(std::string(e.what) + ": unknown value " + int_text(e.v));
   geo->rank = rank;
   for (int i = 0; i < rank; ++i) {
     if (in_dims[i] < 0) return Status::Range("X: dimension " + int_text(i) + " is negative");

@@ -77,7 +77,9 @@ double onnxruntime(CoordMode mode, double xd, const AxisGeometry& g) {
       const float adj = static_cast<float>(g.out) / w;
       const float c = static_cast<float>(g.in) / 2.0f;
       const float off = c * (1.0f - adj);
-      return static_cast<double>(off) + (xd + 0.5) / static_cast<double>(s) - 0.5;
+      // this line in double, rounded to float32 once (measured: 0 of 690 random nearest
+      // draws differ; all-float32 arithmetic, or double without the rounding, do)
+      return static_cast<float>(static_cast<double>(off) + (xd + 0.5) / static_cast<double>(s) - 0.5);
     }
   }
   return xd;

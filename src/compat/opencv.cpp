@@ -96,8 +96,11 @@ void gather(const T* x, T* y, int in_w, int cn, int out_h, int out_w, const int*
           d[0] = p[0], d[1] = p[1], d[2] = p[2];
         }
         break;
+      case 2:
+        for (int ox = 0; ox < out_w; ++ox, d += 2) std::memcpy(d, s + xs[ox] * 2, sizeof(T) * 2);
+        break;
       default:
-        for (int ox = 0; ox < out_w; ++ox, d += cn) std::memcpy(d, s + xs[ox] * cn, sizeof(T) * cn);
+        for (int ox = 0; ox < out_w; ++ox, d += 4) std::memcpy(d, s + xs[ox] * 4, sizeof(T) * 4);
     }
   }
 }
@@ -105,18 +108,24 @@ void gather(const T* x, T* y, int in_w, int cn, int out_h, int out_w, const int*
 // ---------------------------------------------------------------------------------------
 // Separable (linear, cubic, area upscaling): horizontal rows, then vertical.
 
-// One horizontal row: out[dx * cn + c] = sum_k S[(tap_k) * cn + c] * w_k, left to right.
-template <typename T, typename Acc, typename Wt>
-void hrow(const T* s, Acc* out, int out_w, int cn, int ks, const int* taps, const Wt* w) {
+// One horizontal row: out[dx * cn + c] = sum_k S[(tap_k) * cn + c] * w_k, left to right, for
+// dx in [dx0, dx1); CN is the channel count (0: any, given by cn).
+template <int CN, typename T, typename Acc, typename Wt>
+void hrow_scalar(const T* s, Acc* out, int dx0, int dx1, int cn, int ks, const int* taps,
+                 const Wt* w) {
+  if (CN) cn = CN;
+  out += dx0 * cn;
   if (ks == 2) {
-    for (int dx = 0; dx < out_w; ++dx, taps += 2, w += 2) {
+    taps += dx0 * 2, w += dx0 * 2;
+    for (int dx = dx0; dx < dx1; ++dx, taps += 2, w += 2) {
       const T* p0 = s + taps[0] * cn;
       const T* p1 = s + taps[1] * cn;
       const Acc w0 = w[0], w1 = w[1];
       for (int c = 0; c < cn; ++c) *out++ = Acc(p0[c]) * w0 + Acc(p1[c]) * w1;
     }
   } else {
-    for (int dx = 0; dx < out_w; ++dx, taps += 4, w += 4) {
+    taps += dx0 * 4, w += dx0 * 4;
+    for (int dx = dx0; dx < dx1; ++dx, taps += 4, w += 4) {
       const T* p0 = s + taps[0] * cn;
       const T* p1 = s + taps[1] * cn;
       const T* p2 = s + taps[2] * cn;
@@ -128,33 +137,147 @@ void hrow(const T* s, Acc* out, int out_w, int cn, int ks, const int* taps, cons
   }
 }
 
-// uint8 linear vertical: OpenCV's formula (the same in its vector loop and its scalar tail).
+#if OSW_HAVE_SIMD
+// 3 or 4 channels, one pixel per vector: four lanes loaded at each tap (the fourth of a
+// 3-channel pixel is the next pixel's first value, and its result lane is overwritten by the
+// next pixel or falls in the row's padding). dx1: no tap of [0, dx1) reads past the row.
+// uint8: the tap pixels' bytes, zero-extended and interleaved in pairs (S0 c, S1 c), times the
+// pairs (w0, w1) with i32x4.dot_i16x8: the integer sums, exactly; then finished as
+// u8_row_post does (ks 2: >> 4, ks 4: to float).
+template <int CN>
+void hrow_vec(const uint8_t* s, int* out, int dx1, int ks, const int* taps, const int16_t* w) {
+  const v128_t lo = wasm_i8x16_make(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+  if (ks == 2) {
+    // Adjacent taps (all but the clamped ones): both pixels in one 8-byte load (in the row:
+    // 3 channels and t1 * 3 + 4 <= row give t0 * 3 + 8 <= row).
+    const v128_t adj = CN == 4 ? lo : wasm_i8x16_make(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, 6, -1, 7, -1);
+    for (int dx = 0; dx < dx1; ++dx, taps += 2, w += 2) {
+      v128_t p;
+      if (taps[1] == taps[0] + 1) {
+        p = wasm_i8x16_swizzle(wasm_v128_load64_zero(s + taps[0] * CN), adj);
+      } else {
+        v128_t v = wasm_v128_load32_zero(s + taps[0] * CN);
+        p = wasm_i8x16_swizzle(wasm_v128_load32_lane(s + taps[1] * CN, v, 1), lo);
+      }
+      wasm_v128_store(out + dx * CN, wasm_i32x4_shr(wasm_i32x4_dot_i16x8(p, wasm_v128_load32_splat(w)), 4));
+    }
+  } else {
+    const v128_t hi = wasm_i8x16_make(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
+    for (int dx = 0; dx < dx1; ++dx, taps += 4, w += 4) {
+      v128_t v = wasm_v128_load32_zero(s + taps[0] * CN);
+      v = wasm_v128_load32_lane(s + taps[1] * CN, v, 1);
+      v = wasm_v128_load32_lane(s + taps[2] * CN, v, 2);
+      v = wasm_v128_load32_lane(s + taps[3] * CN, v, 3);
+      const v128_t a = wasm_i32x4_dot_i16x8(wasm_i8x16_swizzle(v, lo), wasm_v128_load32_splat(w));
+      const v128_t b = wasm_i32x4_dot_i16x8(wasm_i8x16_swizzle(v, hi), wasm_v128_load32_splat(w + 2));
+      wasm_v128_store(out + dx * CN, wasm_f32x4_convert_i32x4(wasm_i32x4_add(a, b)));
+    }
+  }
+}
+// float32: f32x4 per tap, multiplied and summed left to right as the scalar code does.
+template <int CN>
+void hrow_vec(const float* s, float* out, int dx1, int ks, const int* taps, const float* w) {
+  if (ks == 2) {
+    for (int dx = 0; dx < dx1; ++dx, taps += 2, w += 2) {
+      const v128_t a = wasm_f32x4_mul(wasm_v128_load(s + taps[0] * CN), wasm_f32x4_splat(w[0]));
+      const v128_t b = wasm_f32x4_mul(wasm_v128_load(s + taps[1] * CN), wasm_f32x4_splat(w[1]));
+      wasm_v128_store(out + dx * CN, wasm_f32x4_add(a, b));
+    }
+  } else {
+    for (int dx = 0; dx < dx1; ++dx, taps += 4, w += 4) {
+      v128_t t = wasm_f32x4_mul(wasm_v128_load(s + taps[0] * CN), wasm_f32x4_splat(w[0]));
+      t = wasm_f32x4_add(t, wasm_f32x4_mul(wasm_v128_load(s + taps[1] * CN), wasm_f32x4_splat(w[1])));
+      t = wasm_f32x4_add(t, wasm_f32x4_mul(wasm_v128_load(s + taps[2] * CN), wasm_f32x4_splat(w[2])));
+      t = wasm_f32x4_add(t, wasm_f32x4_mul(wasm_v128_load(s + taps[3] * CN), wasm_f32x4_splat(w[3])));
+      wasm_v128_store(out + dx * CN, t);
+    }
+  }
+}
+#endif
+
+// uint8 horizontal rows, finished once per source row for the vertical pass: linear keeps
+// S >> 4 (all its vertical formula uses), cubic the float S (exact: |S| < 2^24), in place.
+void u8_row_post(int* row, int w, int ks) {
+  int x = 0;
+  if (ks == 2) {
+#if OSW_HAVE_SIMD
+    for (; x + 4 <= w; x += 4) wasm_v128_store(row + x, wasm_i32x4_shr(wasm_v128_load(row + x), 4));
+#endif
+    for (; x < w; ++x) row[x] >>= 4;
+  } else {
+#if OSW_HAVE_SIMD
+    for (; x + 4 <= w; x += 4) wasm_v128_store(row + x, wasm_f32x4_convert_i32x4(wasm_v128_load(row + x)));
+#endif
+    for (; x < w; ++x) {
+      const float f = float(row[x]);
+      std::memcpy(row + x, &f, sizeof f);
+    }
+  }
+}
+
+// A row: the vector form on [0, vec_end) (3 and 4 channels), the scalar form after.
+template <typename T, typename Acc, typename Wt>
+void hrow(const T* s, Acc* out, int out_w, int cn, int ks, const int* taps, const Wt* w,
+          int vec_end) {
+  int dx = 0;
+#if OSW_HAVE_SIMD
+  if (cn == 4) hrow_vec<4>(s, out, dx = vec_end, ks, taps, w);
+  if (cn == 3) hrow_vec<3>(s, out, dx = vec_end, ks, taps, w);
+#else
+  (void)vec_end;
+#endif
+  switch (cn) {
+    case 1: hrow_scalar<1>(s, out, dx, out_w, cn, ks, taps, w); break;
+    case 2: hrow_scalar<2>(s, out, dx, out_w, cn, ks, taps, w); break;
+    case 3: hrow_scalar<3>(s, out, dx, out_w, cn, ks, taps, w); break;
+    default: hrow_scalar<4>(s, out, dx, out_w, cn, ks, taps, w); break;
+  }
+  if constexpr (std::is_same<T, uint8_t>::value) u8_row_post(out + dx * cn, (out_w - dx) * cn, ks);
+}
+
+// uint8 linear vertical: OpenCV's formula (the same in its vector loop and its scalar tail),
+// on rows of S >> 4. Linear weights are in [0, 2048] and S in [0, 255 * 2049], so S >> 4 and
+// b fit in the low 15 bits of their lanes: the product is i32x4.dot_i16x8 of the lanes (the
+// high halves are zero), one pmaddwd where i32x4.mul is a slower pmulld.
 void vlin_u8(const int* r0, const int* r1, uint8_t* d, int w, int b0, int b1) {
   int x = 0;
 #if OSW_HAVE_SIMD
-  const v128_t vb0 = wasm_i32x4_splat(b0), vb1 = wasm_i32x4_splat(b1), two = wasm_i32x4_splat(2);
+  // Each term ((S >> 4) b) >> 16 is in [0, 1020]: the terms are narrowed to i16 (exactly) and
+  // added, rounded and shifted 8 lanes at a time.
+  const v128_t vb0 = wasm_i32x4_splat(b0), vb1 = wasm_i32x4_splat(b1), two = wasm_i16x8_splat(2);
+  auto term = [](const int* r, v128_t b) {
+    return wasm_i32x4_shr(wasm_i32x4_dot_i16x8(wasm_v128_load(r), b), 16);
+  };
   for (; x + 16 <= w; x += 16) {
-    v128_t q[4];
-    for (int j = 0; j < 4; ++j) {
-      const v128_t a = wasm_i32x4_shr(wasm_v128_load(r0 + x + 4 * j), 4);
-      const v128_t b = wasm_i32x4_shr(wasm_v128_load(r1 + x + 4 * j), 4);
-      const v128_t t = wasm_i32x4_add(wasm_i32x4_shr(wasm_i32x4_mul(a, vb0), 16),
-                                      wasm_i32x4_shr(wasm_i32x4_mul(b, vb1), 16));
-      q[j] = wasm_i32x4_shr(wasm_i32x4_add(t, two), 2);
+    v128_t q[2];
+    for (int j = 0; j < 2; ++j) {
+      const int o = x + 8 * j;
+      const v128_t a = wasm_i16x8_narrow_i32x4(term(r0 + o, vb0), term(r0 + o + 4, vb0));
+      const v128_t b = wasm_i16x8_narrow_i32x4(term(r1 + o, vb1), term(r1 + o + 4, vb1));
+      q[j] = wasm_i16x8_shr(wasm_i16x8_add(wasm_i16x8_add(a, b), two), 2);
     }
-    wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]),
-                                                   wasm_i16x8_narrow_i32x4(q[2], q[3])));
+    wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(q[0], q[1]));
   }
 #endif
   for (; x < w; ++x)
-    d[x] = sat_u8(((((r0[x] >> 4) * b0) >> 16) + (((r1[x] >> 4) * b1) >> 16) + 2) >> 2);
+    d[x] = sat_u8((((r0[x] * b0) >> 16) + ((r1[x] * b1) >> 16) + 2) >> 2);
 }
 
-// uint8 cubic vertical, OpenCV's vector formula (float) on [x0, x1).
-void vcub_u8_vec(const int* const* r, uint8_t* d, int x0, int x1, const int16_t* bi) {
+#if OSW_HAVE_SIMD
+// cvRound of values that are then saturated to [0, 255]: clamped to [-1, 256] first (the same
+// bytes after saturation), then rounded half to even by adding 1.5 * 2^23 (the sum's ulp is
+// 1, and the addition rounds as cvRound does) and reading the low bits of the sum.
+inline v128_t round_clamped(v128_t t) {
+  t = wasm_f32x4_pmin(wasm_f32x4_pmax(t, wasm_f32x4_splat(-1.f)), wasm_f32x4_splat(256.f));
+  return wasm_i32x4_sub(wasm_f32x4_add(t, wasm_f32x4_splat(12582912.f)), wasm_i32x4_splat(0x4B400000));
+}
+#endif
+
+// uint8 cubic vertical, OpenCV's vector formula (float) on [x0, x1), on float rows.
+void vcub_u8_vec(const float* const* r, uint8_t* d, int x0, int x1, const int16_t* bi) {
   const float sc = 1.f / (2048 * 2048);
   const float b0 = bi[0] * sc, b1 = bi[1] * sc, b2 = bi[2] * sc, b3 = bi[3] * sc;
-  const int *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
+  const float *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
   int x = x0;
 #if OSW_HAVE_SIMD
   const v128_t vb0 = wasm_f32x4_splat(b0), vb1 = wasm_f32x4_splat(b1);
@@ -163,28 +286,28 @@ void vcub_u8_vec(const int* const* r, uint8_t* d, int x0, int x1, const int16_t*
     v128_t q[4];
     for (int j = 0; j < 4; ++j) {
       const int o = x + 4 * j;
-      v128_t t = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r3 + o)), vb3);
-      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r2 + o)), vb2), t);
-      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r1 + o)), vb1), t);
-      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(r0 + o)), vb0), t);
-      q[j] = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(t));
+      v128_t t = wasm_f32x4_mul(wasm_v128_load(r3 + o), vb3);
+      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(r2 + o), vb2), t);
+      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(r1 + o), vb1), t);
+      t = wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(r0 + o), vb0), t);
+      q[j] = round_clamped(t);
     }
     wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]),
                                                    wasm_i16x8_narrow_i32x4(q[2], q[3])));
   }
 #endif
   for (; x < x1; ++x) {
-    const float t = float(r0[x]) * b0 + (float(r1[x]) * b1 + (float(r2[x]) * b2 + float(r3[x]) * b3));
+    const float t = r0[x] * b0 + (r1[x] * b1 + (r2[x] * b2 + r3[x] * b3));
     d[x] = sat_u8(t);
   }
 }
 
-// uint8 cubic vertical, OpenCV's scalar formula on [x0, x1).
-void vcub_u8_tail(const int* const* r, uint8_t* d, int x0, int x1, const int16_t* bi) {
+// uint8 cubic vertical, OpenCV's scalar formula on [x0, x1) (float rows of integers).
+void vcub_u8_tail(const float* const* r, uint8_t* d, int x0, int x1, const int16_t* bi) {
   const int b0 = bi[0], b1 = bi[1], b2 = bi[2], b3 = bi[3];
-  const int *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
+  const float *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
   for (int x = x0; x < x1; ++x)
-    d[x] = sat_u8((r0[x] * b0 + r1[x] * b1 + r2[x] * b2 + r3[x] * b3 + (1 << 21)) >> 22);
+    d[x] = sat_u8((int(r0[x]) * b0 + int(r1[x]) * b1 + int(r2[x]) * b2 + int(r3[x]) * b3 + (1 << 21)) >> 22);
 }
 
 // float32 vertical: linear (both forms the same), cubic right-associated (vector) or left.
@@ -222,8 +345,9 @@ void vertical(const int* const* r, uint8_t* d, int w, int ks, const float*, cons
     vlin_u8(r[0], r[1], d, w, bi[0], bi[1]);
   } else {
     const int vend = w & ~7;
-    vcub_u8_vec(r, d, 0, vend, bi);
-    vcub_u8_tail(r, d, vend, w, bi);
+    const float* const* f = reinterpret_cast<const float* const*>(r);
+    vcub_u8_vec(f, d, 0, vend, bi);
+    vcub_u8_tail(f, d, vend, w, bi);
   }
 }
 void vertical(const float* const* r, float* d, int w, int ks, const float* b, const int16_t*) {
@@ -248,12 +372,14 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
   const int W = out_w * cn;
   // Scratch: x taps and weights (float and fixed), y rows and weights, ks rows of Acc.
   const size_t nx = size_t(out_w) * ks, ny = size_t(out_h) * ks;
+  // Rows of Acc have 4 elements of padding (the vector rows of 3 channels write one past).
+  const size_t RW = size_t(W) + 4;
   const size_t bytes = (nx + ny) * (sizeof(int) + sizeof(float) + sizeof(int16_t)) +
-                       size_t(ks) * W * sizeof(Acc) + 64;
+                       size_t(ks) * RW * sizeof(Acc) + 64;
   char* mem = static_cast<char*>(std::malloc(bytes));
   if (!mem) return kNoMemory;
   Acc* rows_mem = reinterpret_cast<Acc*>(mem);
-  float* xwf = reinterpret_cast<float*>(rows_mem + size_t(ks) * W);
+  float* xwf = reinterpret_cast<float*>(rows_mem + size_t(ks) * RW);
   float* ywf = xwf + nx;
   int* xt = reinterpret_cast<int*>(ywf + ny);
   int* yt = xt + nx;
@@ -265,6 +391,10 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
   const Wt* yw = nullptr;
   if constexpr (sizeof(Wt) == 2) xw = xwi, yw = ywi; else xw = xwf, yw = ywf;
   (void)yw;
+  // The vector form loads 4 values at each tap: it stops at the first pixel whose last (and
+  // largest) tap would read past the row (taps grow with dx).
+  int vec_end = 0;
+  while (vec_end < out_w && xt[size_t(vec_end) * ks + ks - 1] * cn + 4 <= in_w * cn) ++vec_end;
 
   Acc* rows[4];
   int tag[4];
@@ -272,7 +402,7 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
   for (int64_t n = 0; n < g.count; ++n) {
     const T* src = x + n * in_img;
     T* dst = y + n * out_img;
-    for (int k = 0; k < ks; ++k) rows[k] = rows_mem + size_t(k) * W, tag[k] = -1;
+    for (int k = 0; k < ks; ++k) rows[k] = rows_mem + size_t(k) * RW, tag[k] = -1;
     for (int dy = 0; dy < out_h; ++dy) {
       const int* need = yt + dy * ks;
       // Keep rows already computed (moved into their slot), compute the others.
@@ -293,7 +423,7 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
         if (dup) continue;
         for (int j = 0; j < ks; ++j)
           if (!used[j]) { slot[k] = rows[j], used[j] = true; break; }
-        hrow(src + size_t(need[k]) * in_w * cn, slot[k], out_w, cn, ks, xt, xw);
+        hrow(src + size_t(need[k]) * in_w * cn, slot[k], out_w, cn, ks, xt, xw, vec_end);
         have[k] = true;
       }
       // Rebuild the slot table: distinct buffers keep their tags.
@@ -320,9 +450,135 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
 
 // ---------------------------------------------------------------------------------------
 // Area, integer scales.
+
+// Cells cut by the right or bottom border, elements [i, W) of a row: (float)sum / count.
 template <typename T>
-void area_fast(const T* s, T* d, int in_h, int in_w, int cn, int out_h, int out_w, int sx,
-               int sy) {
+void area_border(const T* S, T* D, int i, int W, int cn, int sx, int sy, int rows, int64_t step) {
+  using Sum = typename std::conditional<std::is_same<T, uint8_t>::value, int, float>::type;
+  for (; i < W; ++i) {
+    const int x0 = (i / cn) * sx * cn + i % cn;
+    Sum sum = 0;
+    int count = 0;
+    for (int a = 0; a < sy && a < rows; ++a)
+      for (int b = 0; b < sx && x0 + b * cn < step; ++b) sum += S[a * step + x0 + b * cn], ++count;
+    D[i] = count ? to_out(float(sum) / float(count), D) : T(0);
+  }
+}
+
+#if OSW_HAVE_SIMD
+// uint8 2x2 cells of 1, 3 or 4 channels, (sum + 2) >> 2: the two values of a cell's row made
+// adjacent by a swizzle, summed by extadd_pairwise. Returns the elements done (whole pixels).
+template <int CN>
+int area2_u8_vec(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int full) {
+  // Output elements per vector: 8 (1 and 4 channels), 6 (3: 12 of the 16 bytes loaded).
+  constexpr int kOut = CN == 3 ? 6 : 8;
+  const v128_t m = CN == 4 ? wasm_i8x16_make(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15)
+                           : wasm_i8x16_make(0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11, -1, -1, -1, -1);
+  const v128_t two = wasm_i16x8_splat(2);
+  int i = 0;
+  // 16 bytes read from 2i, 8 written from i (3 channels: the last 2 are the next pixel's,
+  // rewritten by the next step, so i + 8 <= full keeps them in the row's whole cells).
+  for (; i + 8 <= full; i += kOut) {
+    v128_t a = wasm_v128_load(S0 + 2 * i), b = wasm_v128_load(S1 + 2 * i);
+    if (CN != 1) a = wasm_i8x16_swizzle(a, m), b = wasm_i8x16_swizzle(b, m);
+    v128_t t = wasm_i16x8_add(wasm_u16x8_extadd_pairwise_u8x16(a), wasm_u16x8_extadd_pairwise_u8x16(b));
+    t = wasm_u16x8_shr(wasm_i16x8_add(t, two), 2);
+    wasm_v128_store64_lane(D + i, wasm_u8x16_narrow_i16x8(t, t), 0);
+  }
+  return i;
+}
+#endif
+
+// uint8, whole cells of a row: sums of sy rows per column (cs), then of sx columns per output.
+void area_u8_row(const uint8_t* S, uint8_t* D, int full, int cn, int sx, int sy, int64_t step,
+                 int* cs) {
+  const int n = full * sx;  // input elements of the whole cells
+  int i = 0;
+  if (sx == 2 && sy == 2 && cn != 2) {
+#if OSW_HAVE_SIMD
+    if (cn == 4) i = area2_u8_vec<4>(S, S + step, D, full);
+    if (cn == 3) i = area2_u8_vec<3>(S, S + step, D, full);
+    if (cn == 1) i = area2_u8_vec<1>(S, S + step, D, full);
+#endif
+    for (; i < full; ++i) {
+      const int p = i + (i / cn) * cn;
+      D[i] = uint8_t((int(S[p]) + int(S[p + cn]) + int(S[p + step]) + int(S[p + step + cn]) + 2) >> 2);
+    }
+    return;
+  }
+  int j = 0;
+#if OSW_HAVE_SIMD
+  for (; j + 16 <= n; j += 16) {
+    v128_t q0 = wasm_i32x4_splat(0), q1 = q0, q2 = q0, q3 = q0;
+    for (int a = 0; a < sy; ++a) {
+      const v128_t v = wasm_v128_load(S + a * step + j);
+      const v128_t lo = wasm_u16x8_extend_low_u8x16(v), hi = wasm_u16x8_extend_high_u8x16(v);
+      q0 = wasm_i32x4_add(q0, wasm_u32x4_extend_low_u16x8(lo));
+      q1 = wasm_i32x4_add(q1, wasm_u32x4_extend_high_u16x8(lo));
+      q2 = wasm_i32x4_add(q2, wasm_u32x4_extend_low_u16x8(hi));
+      q3 = wasm_i32x4_add(q3, wasm_u32x4_extend_high_u16x8(hi));
+    }
+    wasm_v128_store(cs + j, q0), wasm_v128_store(cs + j + 4, q1);
+    wasm_v128_store(cs + j + 8, q2), wasm_v128_store(cs + j + 12, q3);
+  }
+#endif
+  for (; j < n; ++j) {
+    int t = 0;
+    for (int a = 0; a < sy; ++a) t += S[a * step + j];
+    cs[j] = t;
+  }
+  const float scale = 1.f / float(sx * sy);
+  const int pixels = full / cn;
+  int ox = 0;
+#if OSW_HAVE_SIMD
+  // 3 and 4 channels: one pixel per vector (cs has padding; a 3-channel pixel's fourth byte
+  // is rewritten by the next pixel, so the last one is left to the scalar loop).
+  if (cn >= 3) {
+    const v128_t vs = wasm_f32x4_splat(scale);
+    const int end = cn == 4 ? pixels : pixels - 1;
+    for (; ox < end; ++ox) {
+      const int* c = cs + ox * sx * cn;
+      v128_t t = wasm_v128_load(c);
+      for (int b = 1; b < sx; ++b) t = wasm_i32x4_add(t, wasm_v128_load(c + b * cn));
+      t = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(t), vs)));
+      t = wasm_i16x8_narrow_i32x4(t, t);
+      wasm_v128_store32_lane(D + ox * cn, wasm_u8x16_narrow_i16x8(t, t), 0);
+    }
+  }
+#endif
+  for (; ox < pixels; ++ox)
+    for (int c = 0; c < cn; ++c) {
+      int t = 0;
+      for (int b = 0; b < sx; ++b) t += cs[(ox * sx + b) * cn + c];
+      D[ox * cn + c] = sat_u8(float(t) * scale);
+    }
+}
+
+int area_fast(const uint8_t* s, uint8_t* d, int in_h, int in_w, int cn, int out_h, int out_w,
+              int sx, int sy) {
+  const int full_w = (in_w / sx) * cn;  // elements of the row made of whole cells
+  const int W = out_w * cn;
+  const int64_t step = int64_t(in_w) * cn;
+  int* cs = static_cast<int*>(std::malloc((size_t(full_w) * sx + 4) * sizeof(int)));
+  if (!cs) return kNoMemory;
+  for (int dy = 0; dy < out_h; ++dy) {
+    uint8_t* D = d + int64_t(dy) * W;
+    const int y0 = dy * sy;
+    if (y0 >= in_h) {
+      std::memset(D, 0, size_t(W));
+      continue;
+    }
+    const uint8_t* S = s + int64_t(y0) * step;
+    const int full = y0 + sy <= in_h ? full_w : 0;
+    if (full) area_u8_row(S, D, full, cn, sx, sy, step, cs);
+    area_border(S, D, full, W, cn, sx, sy, in_h - y0, step);
+  }
+  std::free(cs);
+  return kOk;
+}
+
+int area_fast(const float* s, float* d, int in_h, int in_w, int cn, int out_h, int out_w, int sx,
+              int sy) {
   const int area = sx * sy;
   const float scale = 1.f / float(area);
   const int full_w = (in_w / sx) * cn;  // elements of the row made of whole cells
@@ -330,63 +586,38 @@ void area_fast(const T* s, T* d, int in_h, int in_w, int cn, int out_h, int out_
   const int64_t step = int64_t(in_w) * cn;
   const bool two = sx == 2 && sy == 2;
   for (int dy = 0; dy < out_h; ++dy) {
-    T* D = d + int64_t(dy) * W;
+    float* D = d + int64_t(dy) * W;
     const int y0 = dy * sy;
     if (y0 >= in_h) {
-      for (int i = 0; i < W; ++i) D[i] = T(0);
+      for (int i = 0; i < W; ++i) D[i] = 0.f;
       continue;
     }
     const int full = y0 + sy <= in_h ? full_w : 0;
-    const T* S = s + int64_t(y0) * step;
+    const float* S = s + int64_t(y0) * step;
     int i = 0;
-    if (std::is_same<T, uint8_t>::value) {
-      if (two && cn != 2) {
-        for (; i < full; ++i) {
-          const int p = (i / cn) * 2 * cn + i % cn;
-          D[i] = T((int(S[p]) + int(S[p + cn]) + int(S[p + step]) + int(S[p + step + cn]) + 2) >> 2);
-        }
-      }
-      for (; i < full; ++i) {
-        const int p = (i / cn) * sx * cn + i % cn;
-        int sum = 0;
-        for (int a = 0; a < sy; ++a)
-          for (int b = 0; b < sx; ++b) sum += int(S[p + a * step + b * cn]);
-        D[i] = to_out(float(sum) * scale, D);
-      }
-    } else {
-      if (two && (cn == 1 || cn == 4)) {
-        const int vend = full & ~3;
-        for (; i < vend; ++i) {
-          const int p = (i / cn) * 2 * cn + i % cn;
-          D[i] = T(((float(S[p]) + float(S[p + cn])) + (float(S[p + step]) + float(S[p + step + cn]))) *
-                   0.25f);
-        }
-      }
-      for (; i < full; ++i) {
-        const int p = (i / cn) * sx * cn + i % cn;
-        float sum = 0.f;
-        int k = 0;
-        float t[4];
-        for (int a = 0; a < sy; ++a)
-          for (int b = 0; b < sx; ++b) {
-            t[k++] = float(S[p + a * step + b * cn]);
-            if (k == 4) sum += ((t[0] + t[1]) + t[2]) + t[3], k = 0;
-          }
-        for (int j = 0; j < k; ++j) sum += t[j];
-        D[i] = to_out(sum * scale, D);
+    if (two && (cn == 1 || cn == 4)) {
+      const int vend = full & ~3;
+      for (; i < vend; ++i) {
+        const int p = (i / cn) * 2 * cn + i % cn;
+        D[i] = ((S[p] + S[p + cn]) + (S[p + step] + S[p + step + cn])) * 0.25f;
       }
     }
-    // Cells cut by the right or bottom border.
-    for (; i < W; ++i) {
-      const int x0 = (i / cn) * sx * cn + i % cn;
-      using Sum = typename std::conditional<std::is_same<T, uint8_t>::value, int, float>::type;
-      Sum sum = 0;
-      int count = 0;
-      for (int a = 0; a < sy && y0 + a < in_h; ++a)
-        for (int b = 0; b < sx && x0 + b * cn < step; ++b) sum += S[a * step + x0 + b * cn], ++count;
-      D[i] = count ? to_out(float(sum) / float(count), D) : T(0);
+    for (; i < full; ++i) {
+      const int p = (i / cn) * sx * cn + i % cn;
+      float sum = 0.f;
+      int k = 0;
+      float t[4];
+      for (int a = 0; a < sy; ++a)
+        for (int b = 0; b < sx; ++b) {
+          t[k++] = S[p + a * step + b * cn];
+          if (k == 4) sum += ((t[0] + t[1]) + t[2]) + t[3], k = 0;
+        }
+      for (int j = 0; j < k; ++j) sum += t[j];
+      D[i] = sum * scale;
     }
+    area_border(S, D, i, W, cn, sx, sy, in_h - y0, step);
   }
+  return kOk;
 }
 
 // Area, general: OpenCV's decimation tables.
@@ -476,8 +707,9 @@ int resize(const T* x, T* y, const ImageBatch& g, double isx, double isy, CvInte
   }
   if (p.kind == cvrules::Kind::AreaFast) {
     for (int64_t n = 0; n < g.count; ++n)
-      area_fast(x + n * in_h * in_w * cn, y + n * out_h * out_w * cn, in_h, in_w, cn, out_h, out_w,
-                p.iscale_x, p.iscale_y);
+      if (area_fast(x + n * in_h * in_w * cn, y + n * out_h * out_w * cn, in_h, in_w, cn, out_h,
+                    out_w, p.iscale_x, p.iscale_y) != kOk)
+        return kNoMemory;
     return kOk;
   }
   if (p.kind == cvrules::Kind::AreaGeneral) return area_general(x, y, g, 1. / isx, 1. / isy);

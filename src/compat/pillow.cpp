@@ -17,10 +17,13 @@
 // - float32 ("F"): sums in double, in tap order, stored as float after each pass.
 // - premultiply (LA/RGBA): c' = (t + (t >> 8)) >> 8 with t = c * a + 128 before, and
 //   c = min(255, 255 * c' / a) after unless a is 0 or 255.
-// SIMD (OSW_HAVE_SIMD): the horizontal pass takes 4 source bytes per vector (1 RGBA or RGB
-// pixel, 2 LA pixels, 4 L pixels) against int32x4 weights laid out to match; the vertical
-// pass runs along the row, 16 bytes (or 4 floats) at a time. Integer sums are exact, so
-// the scalar twin gives the same bytes; float sums keep Pillow's order in both.
+// SIMD (OSW_HAVE_SIMD): uint8 sums use i32x4.dot_i16x8 with each 22-bit weight split into
+// two int16 halves (exact, see kSplit); the horizontal pass takes 8 source bytes per group
+// (2 RGBA or RGB pixels, 4 LA, 8 L) swizzled into channel pairs, the vertical pass two rows
+// at a time, 16 bytes along the row; unpremultiply divides in float32 (exact, see there),
+// a row at a time right after it is made. float32: the horizontal pass runs 4 rows at once
+// (a row per double lane), the vertical pass 4 floats along the row; every sum keeps
+// Pillow's order. Integer sums are exact, so the scalar twin gives the same bytes.
 #include "compat/compat.h"
 
 #include <cmath>
@@ -252,83 +255,189 @@ void premultiply_row(const uint8_t* s, uint8_t* d, int pixels, int c) {
 
 // 255 * v / a (truncated) as (255 * v * m_a) >> 32 with m_a = ceil(2^32 / a): exact, since
 // 255 * v * (m_a * a - 2^32) < 65025 * 254 < 2^32. Alpha 0 and 255 leave the pixel alone.
-void unpremultiply(uint8_t* p, size_t pixels, int c) {
-  uint64_t recip[256];  // m_1 = 2^32 needs 33 bits
-  for (unsigned a = 1; a < 256; ++a) recip[a] = ((uint64_t(1) << 32) + a - 1) / a;
-  for (size_t i = 0; i < pixels; ++i, p += c) {
+struct Reciprocals {
+  uint64_t m[256];  // m_1 = 2^32 needs 33 bits
+  Reciprocals() {
+    m[0] = 0;
+    for (unsigned a = 1; a < 256; ++a) m[a] = ((uint64_t(1) << 32) + a - 1) / a;
+  }
+};
+
+// One row of `pixels` premultiplied pixels back to straight alpha, in place.
+void unpremultiply_row(uint8_t* p, int pixels, int c, const Reciprocals& r) {
+  int i = 0;
+#if OSW_HAVE_SIMD
+  if (c == 4) {
+    // 4 RGBA pixels a vector, one per int32 lane: 255 * v / a as a float32 division, truncated.
+    // Exact: 255 * v <= 65025 and a are exact floats; when 255 * v / a is not an integer it
+    // lies at least 1 / a below the next one, while the rounding error of the quotient (at
+    // most 65025 / a) is below 2^-8 / a: truncating the rounded quotient gives the floor.
+    const v128_t f255 = wasm_f32x4_splat(255.0f), i255 = wasm_i32x4_splat(255);
+    const v128_t low = wasm_i32x4_splat(0xFF), alpha = wasm_i32x4_splat(int32_t(0xFF000000u));
+    for (; i + 4 <= pixels; i += 4) {
+      uint8_t* q = p + size_t(i) * 4;
+      const v128_t v = wasm_v128_load(q);
+      const v128_t a = wasm_u32x4_shr(v, 24);
+      const v128_t af = wasm_f32x4_convert_i32x4(a);
+      const v128_t keep = wasm_v128_or(wasm_i32x4_eq(a, wasm_i32x4_splat(0)), wasm_i32x4_eq(a, i255));
+      v128_t out = wasm_v128_and(v, alpha);
+      for (int j = 0; j < 3; ++j) {
+        const v128_t ch = wasm_v128_and(wasm_u32x4_shr(v, 8 * j), low);
+        const v128_t qf = wasm_f32x4_div(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(ch), f255), af);
+        const v128_t qi = wasm_i32x4_min(wasm_i32x4_trunc_sat_f32x4(qf), i255);
+        out = wasm_v128_or(out, wasm_i32x4_shl(qi, 8 * j));
+      }
+      wasm_v128_store(q, wasm_v128_bitselect(v, out, keep));
+    }
+  }
+#endif
+  p += size_t(i) * c;
+  for (; i < pixels; ++i, p += c) {
     unsigned a = p[c - 1];
     if (a == 0 || a == 255) continue;
     for (int j = 0; j < c - 1; ++j) {
-      uint64_t v = (uint64_t(255u * p[j]) * recip[a]) >> 32;
+      uint64_t v = (uint64_t(255u * p[j]) * r.m[a]) >> 32;
       p[j] = uint8_t(v > 255 ? 255 : v);
     }
   }
 }
 
-// Horizontal weights as the SIMD pass reads them: per output, `vecs` int32x4 (4 bytes of
-// source each: taps t*T + l/C in lane l, T = 4/C pixels per vector; RGB: one pixel, lane 3
-// zero). Returns the vectors per output (the stride of the table).
-int horizontal_vectors(int c, int ksize) { return c == 3 ? ksize : (ksize * c + 3) / 4; }
+#if OSW_HAVE_SIMD
+// The SIMD passes multiply bytes by weights with i32x4.dot_i16x8 (two products a lane): each
+// 22-bit weight k is split as k = kh * 2^15 + kl with kh = k >> 15 and kl = k & 0x7FFF, both
+// int16, and a sum is (sum of x * kh) * 2^15 + sum of x * kl. Exact: every dot lane is at most
+// 2 * 255 * 32767 in magnitude, and the int32 adds wrap modulo 2^32 like the shift, so the
+// result is Pillow's sum modulo 2^32, which is Pillow's sum since that fits in an int32.
+constexpr int kSplit = 15;
+inline int16_t weight_hi(int32_t k) { return int16_t(k >> kSplit); }
+inline int16_t weight_lo(int32_t k) { return int16_t(k & ((1 << kSplit) - 1)); }
+inline v128_t split_sum(v128_t hi, v128_t lo) { return wasm_i32x4_add(wasm_i32x4_shl(hi, kSplit), lo); }
 
-void layout_horizontal(const Axis& a, int out, int c, int32_t* table, int* vecs) {
-  int stride = horizontal_vectors(c, a.ksize);
-  int per = c == 3 ? 1 : 4 / c;
-  for (int i = 0; i < out; ++i) {
-    const int32_t* k = a.k + size_t(i) * a.ksize;
-    int cnt = a.count[i];
-    int32_t* v = table + size_t(i) * stride * 4;
-    int nv = c == 3 ? cnt : (cnt * c + 3) / 4;
-    for (int j = 0; j < nv; ++j)
-      for (int l = 0; l < 4; ++l) {
-        int t = j * per + l / c;
-        v[j * 4 + l] = (l < c * per && t < cnt) ? k[t] : 0;
-      }
-    vecs[i] = nv;
-  }
+// Horizontal pass: 8 source bytes per group (RGBA, LA, L: 2, 4, 8 pixels; RGB: 2 pixels, 6
+// bytes), swizzled into uint16 lanes so that each dot pair holds one channel of two pixels.
+// The table holds per group int16 (kh, kh') and (kl, kl') for RGB/RGBA (splat across the
+// vector), the full 8 lanes of kh then of kl for L and LA.
+inline int h_pixels(int c) { return c == 3 ? 2 : 8 / c; }
+inline int h_group_i16(int c) { return c >= 3 ? 4 : 16; }
+#endif
+
+// Per output: the table entries of its taps (int16 groups for SIMD) or nothing (scalar).
+size_t horizontal_table_i16(int c, int ksize) {
+#if OSW_HAVE_SIMD
+  return size_t((ksize + h_pixels(c) - 1) / h_pixels(c)) * h_group_i16(c);
+#else
+  (void)c;
+  (void)ksize;
+  return 0;
+#endif
 }
 
-// One source row (with at least 3 readable bytes after its last pixel for the SIMD form)
+void layout_horizontal(const Axis& a, int out, int c, int16_t* table, int* groups) {
+#if OSW_HAVE_SIMD
+  const int per = h_pixels(c), gs = h_group_i16(c);
+  const size_t stride = horizontal_table_i16(c, a.ksize);
+  for (int i = 0; i < out; ++i) {
+    const int32_t* k = a.k + size_t(i) * a.ksize;
+    const int cnt = a.count[i], ng = (cnt + per - 1) / per;
+    int16_t* v = table + size_t(i) * stride;
+    std::memset(v, 0, stride * sizeof(int16_t));
+    for (int t = 0; t < ng * per; ++t) {
+      const int32_t kk = t < cnt ? k[t] : 0;
+      const int g = t / per, m = t % per;
+      int16_t* gv = v + size_t(g) * gs;
+      if (c >= 3) {  // (kh0, kh1, kl0, kl1)
+        gv[m] = weight_hi(kk);
+        gv[2 + m] = weight_lo(kk);
+      } else {
+        // L: lane m; LA: pixel m's two channels in lanes (m / 2) * 4 + m % 2 and that + 2.
+        const int l0 = c == 1 ? m : (m / 2) * 4 + m % 2;
+        gv[l0] = weight_hi(kk);
+        gv[8 + l0] = weight_lo(kk);
+        if (c == 2) {
+          gv[l0 + 2] = weight_hi(kk);
+          gv[8 + l0 + 2] = weight_lo(kk);
+        }
+      }
+    }
+    groups[i] = ng;
+  }
+#else
+  (void)a;
+  (void)out;
+  (void)c;
+  (void)table;
+  (void)groups;
+#endif
+}
+
+#if OSW_HAVE_SIMD
+template <int C>
+void horizontal_row_simd(const uint8_t* s, uint8_t* d, int out, const Axis& a,
+                         const int16_t* table, const int* groups) {
+  constexpr int per = C == 3 ? 2 : 8 / C, gs = C >= 3 ? 4 : 16, step = per * C;
+  const size_t stride = horizontal_table_i16(C, a.ksize);
+  // Source byte of each uint16 lane (Z: zero; 0x80 rather than 16 so that
+  // engines can use the index as is).
+  constexpr int8_t Z = -128;
+  const v128_t mask =
+      C == 4   ? wasm_i8x16_make(0, Z, 4, Z, 1, Z, 5, Z, 2, Z, 6, Z, 3, Z, 7, Z)
+      : C == 3 ? wasm_i8x16_make(0, Z, 3, Z, 1, Z, 4, Z, 2, Z, 5, Z, Z, Z, Z, Z)
+      : C == 2 ? wasm_i8x16_make(0, Z, 2, Z, 1, Z, 3, Z, 4, Z, 6, Z, 5, Z, 7, Z)
+               : wasm_i8x16_make(0, Z, 1, Z, 2, Z, 3, Z, 4, Z, 5, Z, 6, Z, 7, Z);
+  const v128_t zero = wasm_i32x4_splat(0), half = wasm_i32x4_splat(1 << (kPrecisionBits - 1));
+  for (int i = 0; i < out; ++i, d += C) {
+    const uint8_t* p = s + size_t(a.start[i]) * C;
+    const int16_t* k = table + size_t(i) * stride;
+    v128_t hi = zero, lo = zero;
+    for (int g = groups[i]; g > 0; --g, p += step, k += gs) {
+      const v128_t b = wasm_i8x16_swizzle(wasm_v128_load64_zero(p), mask);
+      if (C >= 3) {
+        hi = wasm_i32x4_add(hi, wasm_i32x4_dot_i16x8(b, wasm_v128_load32_splat(k)));
+        lo = wasm_i32x4_add(lo, wasm_i32x4_dot_i16x8(b, wasm_v128_load32_splat(k + 2)));
+      } else {
+        hi = wasm_i32x4_add(hi, wasm_i32x4_dot_i16x8(b, wasm_v128_load(k)));
+        lo = wasm_i32x4_add(lo, wasm_i32x4_dot_i16x8(b, wasm_v128_load(k + 8)));
+      }
+    }
+    v128_t acc = split_sum(hi, lo);
+    // Fold the lanes of one channel together: L has 4 per vector, LA 2 (lanes c and c + 2).
+    if (C <= 2) acc = wasm_i32x4_add(acc, wasm_i32x4_shuffle(acc, acc, 2, 3, 0, 1));
+    if (C == 1) acc = wasm_i32x4_add(acc, wasm_i32x4_shuffle(acc, acc, 1, 0, 3, 2));
+    acc = wasm_i32x4_shr(wasm_i32x4_add(acc, half), kPrecisionBits);
+    const v128_t w = wasm_i16x8_narrow_i32x4(acc, acc);
+    const v128_t r = wasm_u8x16_narrow_i16x8(w, w);  // the clamp to [0, 255]
+    if (C == 4) {
+      wasm_v128_store32_lane(d, r, 0);
+    } else if (C == 3) {
+      if (i + 1 < out) {
+        wasm_v128_store32_lane(d, r, 0);  // its fourth byte is the next pixel's, written next
+      } else {
+        wasm_v128_store16_lane(d, r, 0);
+        wasm_v128_store8_lane(d + 2, r, 2);
+      }
+    } else if (C == 2) {
+      wasm_v128_store16_lane(d, r, 0);
+    } else {
+      wasm_v128_store8_lane(d, r, 0);
+    }
+  }
+}
+#endif
+
+// One source row (with at least 7 readable bytes after its last pixel for the SIMD form)
 // resampled into `out` pixels of `c` channels.
 void horizontal_row_u8(const uint8_t* s, uint8_t* d, int out, int c, const Axis& a,
-                       const int32_t* table, const int* vecs) {
+                       const int16_t* table, const int* groups) {
 #if OSW_HAVE_SIMD
-  int stride = horizontal_vectors(c, a.ksize) * 4;
-  const v128_t zero = wasm_i32x4_splat(0);
-  for (int i = 0; i < out; ++i, d += c) {
-    const uint8_t* p = s + size_t(a.start[i]) * c;
-    const int32_t* k = table + size_t(i) * stride;
-    v128_t acc = zero, acc2 = zero;
-    int nv = vecs[i], j = 0;
-    if (c != 3) {
-      // Vectors j and j + 1 are 8 contiguous bytes: one load, widened twice.
-      for (; j + 2 <= nv; j += 2, p += 8, k += 8) {
-        v128_t b = wasm_u16x8_extend_low_u8x16(wasm_v128_load64_zero(p));
-        acc = wasm_i32x4_add(acc, wasm_i32x4_mul(wasm_u32x4_extend_low_u16x8(b), wasm_v128_load(k)));
-        acc2 = wasm_i32x4_add(acc2, wasm_i32x4_mul(wasm_u32x4_extend_high_u16x8(b), wasm_v128_load(k + 4)));
-      }
-    } else {
-      for (; j + 2 <= nv; j += 2, p += 6, k += 8) {
-        v128_t b0 = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p)));
-        v128_t b1 = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p + 3)));
-        acc = wasm_i32x4_add(acc, wasm_i32x4_mul(b0, wasm_v128_load(k)));
-        acc2 = wasm_i32x4_add(acc2, wasm_i32x4_mul(b1, wasm_v128_load(k + 4)));
-      }
-    }
-    if (j < nv) {
-      v128_t b0 = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p)));
-      acc = wasm_i32x4_add(acc, wasm_i32x4_mul(b0, wasm_v128_load(k)));
-    }
-    acc = wasm_i32x4_add(acc, acc2);
-    // Fold the lanes of one channel together: L has 4 per vector, LA 2 (lanes c and c + 2).
-    if (c <= 2) acc = wasm_i32x4_add(acc, wasm_i32x4_shuffle(acc, acc, 2, 3, 0, 1));
-    if (c == 1) acc = wasm_i32x4_add(acc, wasm_i32x4_shuffle(acc, acc, 1, 0, 3, 2));
-    int32_t r[4];
-    wasm_v128_store(r, acc);
-    for (int ch = 0; ch < c; ++ch) d[ch] = clip8(r[ch] + (1 << (kPrecisionBits - 1)));
+  switch (c) {
+    case 1: return horizontal_row_simd<1>(s, d, out, a, table, groups);
+    case 2: return horizontal_row_simd<2>(s, d, out, a, table, groups);
+    case 3: return horizontal_row_simd<3>(s, d, out, a, table, groups);
+    default: return horizontal_row_simd<4>(s, d, out, a, table, groups);
   }
 #else
   (void)table;
-  (void)vecs;
+  (void)groups;
   for (int i = 0; i < out; ++i, d += c) {
     const uint8_t* p = s + size_t(a.start[i]) * c;
     const int32_t* k = a.k + size_t(i) * a.ksize;
@@ -342,45 +451,86 @@ void horizontal_row_u8(const uint8_t* s, uint8_t* d, int out, int c, const Axis&
 #endif
 }
 
-// Output row = sum over taps t of rows[t] * k[t], `len` bytes.
-void vertical_row_u8(const uint8_t* src, size_t row_bytes, int first, int cnt,
-                     const int32_t* k, uint8_t* d, size_t len) {
-  const uint8_t* base = src + size_t(first) * row_bytes;
+// Vertical weights for SIMD: per output row, per pair of taps (t, t + 1), int32 (kh_t | kh_t1
+// << 16) and (kl_t | kl_t1 << 16), splat into int16 lane pairs (an odd last tap pairs with 0).
+size_t vertical_table_i32(int ksize) {
+#if OSW_HAVE_SIMD
+  return size_t((ksize + 1) / 2) * 2;
+#else
+  (void)ksize;
+  return 0;
+#endif
+}
+
+void layout_vertical(const Axis& a, int out, int32_t* table) {
+#if OSW_HAVE_SIMD
+  const size_t stride = vertical_table_i32(a.ksize);
+  for (int i = 0; i < out; ++i) {
+    const int32_t* k = a.k + size_t(i) * a.ksize;
+    const int cnt = a.count[i];
+    int32_t* v = table + size_t(i) * stride;
+    for (int t = 0; t < cnt; t += 2) {
+      const int32_t k0 = k[t], k1 = t + 1 < cnt ? k[t + 1] : 0;
+      v[t] = int32_t(uint32_t(uint16_t(weight_hi(k0))) | uint32_t(uint16_t(weight_hi(k1))) << 16);
+      v[t + 1] = int32_t(uint32_t(uint16_t(weight_lo(k0))) | uint32_t(uint16_t(weight_lo(k1))) << 16);
+    }
+  }
+#else
+  (void)a;
+  (void)out;
+  (void)table;
+#endif
+}
+
+// Output row = sum over taps t of rows[t] * k[t], `len` bytes (kv: the SIMD weights).
+void vertical_row_u8(const uint8_t* const* rows, int cnt, const int32_t* k, const int32_t* kv,
+                     uint8_t* d, size_t len) {
   size_t i = 0;
 #if OSW_HAVE_SIMD
   for (; i + 16 <= len; i += 16) {
-    v128_t a0 = wasm_i32x4_splat(1 << (kPrecisionBits - 1));
-    v128_t a1 = a0, a2 = a0, a3 = a0;
-    const uint8_t* p = base + i;
-    for (int t = 0; t < cnt; ++t, p += row_bytes) {
-      v128_t v = wasm_v128_load(p);
-      v128_t kv = wasm_i32x4_splat(k[t]);
-      v128_t lo = wasm_u16x8_extend_low_u8x16(v), hi = wasm_u16x8_extend_high_u8x16(v);
-      a0 = wasm_i32x4_add(a0, wasm_i32x4_mul(wasm_u32x4_extend_low_u16x8(lo), kv));
-      a1 = wasm_i32x4_add(a1, wasm_i32x4_mul(wasm_u32x4_extend_high_u16x8(lo), kv));
-      a2 = wasm_i32x4_add(a2, wasm_i32x4_mul(wasm_u32x4_extend_low_u16x8(hi), kv));
-      a3 = wasm_i32x4_add(a3, wasm_i32x4_mul(wasm_u32x4_extend_high_u16x8(hi), kv));
+    const v128_t zero = wasm_i32x4_splat(0), half = wasm_i32x4_splat(1 << (kPrecisionBits - 1));
+    v128_t h0 = zero, h1 = zero, h2 = zero, h3 = zero;
+    v128_t l0 = half, l1 = half, l2 = half, l3 = half;
+    for (int t = 0; t < cnt; t += 2) {
+      // Rows t and t + 1 interleaved byte by byte: uint16 lane pairs (x_t, x_t1).
+      const v128_t v0 = wasm_v128_load(rows[t] + i);
+      const v128_t v1 = t + 1 < cnt ? wasm_v128_load(rows[t + 1] + i) : v0;  // weight 0
+      const v128_t kh = wasm_v128_load32_splat(kv + t), kl = wasm_v128_load32_splat(kv + t + 1);
+      const v128_t a = wasm_i8x16_shuffle(v0, v1, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      const v128_t b = wasm_i8x16_shuffle(v0, v1, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+      const v128_t e0 = wasm_u16x8_extend_low_u8x16(a), e1 = wasm_u16x8_extend_high_u8x16(a);
+      const v128_t e2 = wasm_u16x8_extend_low_u8x16(b), e3 = wasm_u16x8_extend_high_u8x16(b);
+      h0 = wasm_i32x4_add(h0, wasm_i32x4_dot_i16x8(e0, kh));
+      l0 = wasm_i32x4_add(l0, wasm_i32x4_dot_i16x8(e0, kl));
+      h1 = wasm_i32x4_add(h1, wasm_i32x4_dot_i16x8(e1, kh));
+      l1 = wasm_i32x4_add(l1, wasm_i32x4_dot_i16x8(e1, kl));
+      h2 = wasm_i32x4_add(h2, wasm_i32x4_dot_i16x8(e2, kh));
+      l2 = wasm_i32x4_add(l2, wasm_i32x4_dot_i16x8(e2, kl));
+      h3 = wasm_i32x4_add(h3, wasm_i32x4_dot_i16x8(e3, kh));
+      l3 = wasm_i32x4_add(l3, wasm_i32x4_dot_i16x8(e3, kl));
     }
-    a0 = wasm_i32x4_shr(a0, kPrecisionBits);
-    a1 = wasm_i32x4_shr(a1, kPrecisionBits);
-    a2 = wasm_i32x4_shr(a2, kPrecisionBits);
-    a3 = wasm_i32x4_shr(a3, kPrecisionBits);
+    const v128_t a0 = wasm_i32x4_shr(split_sum(h0, l0), kPrecisionBits);
+    const v128_t a1 = wasm_i32x4_shr(split_sum(h1, l1), kPrecisionBits);
+    const v128_t a2 = wasm_i32x4_shr(split_sum(h2, l2), kPrecisionBits);
+    const v128_t a3 = wasm_i32x4_shr(split_sum(h3, l3), kPrecisionBits);
     // Signed saturation to int16, then unsigned saturation to [0, 255]: the clamp.
     v128_t r = wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(a0, a1),
                                        wasm_i16x8_narrow_i32x4(a2, a3));
     wasm_v128_store(d + i, r);
   }
+#else
+  (void)kv;
 #endif
   for (; i < len; ++i) {
     int32_t sum = 1 << (kPrecisionBits - 1);
-    const uint8_t* p = base + i;
-    for (int t = 0; t < cnt; ++t, p += row_bytes) sum += int32_t(*p) * k[t];
+    for (int t = 0; t < cnt; ++t) sum += int32_t(rows[t][i]) * k[t];
     d[i] = clip8(sum);
   }
 }
 
 // ---- float32 --------------------------------------------------------------------------
 
+#if !OSW_HAVE_SIMD
 void horizontal_row_f32(const float* s, float* d, int out, int c, const Axis& a) {
   for (int i = 0; i < out; ++i, d += c) {
     const float* p = s + size_t(a.start[i]) * c;
@@ -393,6 +543,86 @@ void horizontal_row_f32(const float* s, float* d, int out, int c, const Axis& a)
     }
   }
 }
+
+#endif
+
+#if OSW_HAVE_SIMD
+// Four source rows at once, one per double lane (two f64x2): each lane sums its own row in
+// tap order, as the scalar pass does. `rows` has 4 pointers (the last repeated when fewer
+// than 4 rows remain: their lanes are computed and not stored); tb holds `n` = in_w * c
+// values of each row as doubles, interleaved: tb[e * 4 + j] = row j's value e.
+void horizontal_rows4_f32(const float* const* rows, int nrows, size_t n, double* tb,
+                          float* const* d, int out, int c, const Axis& a) {
+  size_t e = 0;
+  for (; e + 4 <= n; e += 4) {
+    const v128_t v0 = wasm_v128_load(rows[0] + e), v1 = wasm_v128_load(rows[1] + e);
+    const v128_t v2 = wasm_v128_load(rows[2] + e), v3 = wasm_v128_load(rows[3] + e);
+    const v128_t t0 = wasm_i32x4_shuffle(v0, v1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(v0, v1, 2, 6, 3, 7);
+    const v128_t t2 = wasm_i32x4_shuffle(v2, v3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(v2, v3, 2, 6, 3, 7);
+    double* q = tb + e * 4;
+    wasm_v128_store(q, wasm_f64x2_promote_low_f32x4(t0));
+    wasm_v128_store(q + 2, wasm_f64x2_promote_low_f32x4(t2));
+    wasm_v128_store(q + 4, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(t0, t0, 2, 3, 2, 3)));
+    wasm_v128_store(q + 6, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(t2, t2, 2, 3, 2, 3)));
+    wasm_v128_store(q + 8, wasm_f64x2_promote_low_f32x4(t1));
+    wasm_v128_store(q + 10, wasm_f64x2_promote_low_f32x4(t3));
+    wasm_v128_store(q + 12, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(t1, t1, 2, 3, 2, 3)));
+    wasm_v128_store(q + 14, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(t3, t3, 2, 3, 2, 3)));
+  }
+  for (; e < n; ++e)
+    for (int j = 0; j < 4; ++j) tb[e * 4 + j] = double(rows[j][e]);
+  const size_t step = size_t(c) * 4;
+  const v128_t zero = wasm_f64x2_splat(0.0);
+  // Rows 0-3 of value o of the output, from the four double sums.
+  auto put = [&](size_t o, v128_t s01, v128_t s23) {
+    const v128_t f = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(s01),
+                                        wasm_f32x4_demote_f64x2_zero(s23), 0, 1, 4, 5);
+    wasm_v128_store32_lane(d[0] + o, f, 0);
+    if (nrows > 1) wasm_v128_store32_lane(d[1] + o, f, 1);
+    if (nrows > 2) wasm_v128_store32_lane(d[2] + o, f, 2);
+    if (nrows > 3) wasm_v128_store32_lane(d[3] + o, f, 3);
+  };
+  // Sums from `from` to `to` of one output's taps, added in order (p, w at tap `from`).
+  auto taps = [&](const double* p, const double* w, int from, int to, v128_t* s01, v128_t* s23) {
+    for (int t = from; t < to; ++t, p += step) {
+      const v128_t wv = wasm_f64x2_splat(w[t]);
+      *s01 = wasm_f64x2_add(*s01, wasm_f64x2_mul(wasm_v128_load(p), wv));
+      *s23 = wasm_f64x2_add(*s23, wasm_f64x2_mul(wasm_v128_load(p + 2), wv));
+    }
+  };
+  int i = 0;
+  // Two outputs at a time, their taps side by side (four independent chains of adds).
+  for (; i + 2 <= out; i += 2) {
+    const double* w0 = a.w + size_t(i) * a.ksize;
+    const double* w1 = w0 + a.ksize;
+    const int n0 = a.count[i], n1 = a.count[i + 1], both = n0 < n1 ? n0 : n1;
+    for (int ch = 0; ch < c; ++ch) {
+      const double* p0 = tb + (size_t(a.start[i]) * c + ch) * 4;
+      const double* p1 = tb + (size_t(a.start[i + 1]) * c + ch) * 4;
+      v128_t a01 = zero, a23 = zero, b01 = zero, b23 = zero;
+      for (int t = 0; t < both; ++t, p0 += step, p1 += step) {
+        const v128_t wv0 = wasm_f64x2_splat(w0[t]), wv1 = wasm_f64x2_splat(w1[t]);
+        a01 = wasm_f64x2_add(a01, wasm_f64x2_mul(wasm_v128_load(p0), wv0));
+        a23 = wasm_f64x2_add(a23, wasm_f64x2_mul(wasm_v128_load(p0 + 2), wv0));
+        b01 = wasm_f64x2_add(b01, wasm_f64x2_mul(wasm_v128_load(p1), wv1));
+        b23 = wasm_f64x2_add(b23, wasm_f64x2_mul(wasm_v128_load(p1 + 2), wv1));
+      }
+      taps(p0, w0, both, n0, &a01, &a23);
+      taps(p1, w1, both, n1, &b01, &b23);
+      put(size_t(i) * c + ch, a01, a23);
+      put(size_t(i + 1) * c + ch, b01, b23);
+    }
+  }
+  for (; i < out; ++i) {
+    const double* w = a.w + size_t(i) * a.ksize;
+    for (int ch = 0; ch < c; ++ch) {
+      v128_t s01 = zero, s23 = zero;
+      taps(tb + (size_t(a.start[i]) * c + ch) * 4, w, 0, a.count[i], &s01, &s23);
+      put(size_t(i) * c + ch, s01, s23);
+    }
+  }
+}
+#endif
 
 void vertical_row_f32(const float* src, size_t row_elems, int first, int cnt, const double* w,
                       float* d, size_t len) {
@@ -459,63 +689,96 @@ int pillow_resize_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, PillowFi
   Axis ah, av;
   if (need_h && !build_axis(in_w, out_w, filter, true, &ah)) return kNoMemory;
   if (need_v && !build_axis(in_h, out_h, filter, true, &av)) return kNoMemory;
-  int first, last;
-  used_rows(av, need_v, in_h, out_h, &first, &last);
-
-  // Scratch: the horizontal weight table, a staged source row (premultiplied, or with
-  // readable bytes after it), the rows between the passes, a premultiplied source for a
-  // vertical pass alone.
-  const size_t in_row = size_t(in_w) * c, mid_row = size_t(need_h ? out_w : in_w) * c;
-  size_t table_n = need_h ? size_t(out_w) * horizontal_vectors(c, ah.ksize) * 4 : 0;
-  size_t vecs_n = need_h ? size_t(out_w) : 0;
-  size_t stage_n = need_h ? in_row + 4 : 0;
-  size_t mid_n = (need_h && need_v) ? size_t(last - first) * mid_row : 0;
-  size_t pre_n = (!need_h && premultiply) ? in_plane : 0;
-  Scratch mem;
-  char* m = mem.alloc<char>(table_n * 4 + vecs_n * sizeof(int) + stage_n + mid_n + pre_n + 16);
-  if (!m) return kNoMemory;
-  int32_t* table = reinterpret_cast<int32_t*>(m);
-  int* vecs = reinterpret_cast<int*>(table + table_n);
-  uint8_t* stage = reinterpret_cast<uint8_t*>(vecs + vecs_n);
-  uint8_t* mid = stage + stage_n;
-  uint8_t* pre = mid + mid_n;
-  if (need_h) {
-    layout_horizontal(ah, out_w, c, table, vecs);
-    std::memset(stage + in_row, 0, 4);
+  // The rows the vertical pass reads (horizontally resampled and/or premultiplied) are made
+  // in order from the first one it reads, as it first needs them, into a ring of `ring`
+  // rows: enough for every output row's taps beside the rows made up to then (the taps'
+  // first row only grows, except where a tap of weight 0 was dropped, which `ring` allows
+  // for). Without a vertical pass, each row is made into the output.
+  const bool make_rows = need_h || premultiply;
+  int ring = 0, first = in_h;
+  if (need_v && make_rows) {
+    for (int r = 0; r < out_h; ++r)
+      if (av.count[r] > 0 && av.start[r] < first) first = av.start[r];
+    int made = first;
+    for (int r = 0; r < out_h; ++r) {
+      if (av.count[r] == 0) continue;
+      if (av.start[r] + av.count[r] > made) made = av.start[r] + av.count[r];
+      if (made - av.start[r] > ring) ring = made - av.start[r];
+    }
   }
+  // Scratch: the weight tables of the SIMD passes, the row pointers of one vertical output,
+  // a staged source row (premultiplied, or with readable bytes after it), the ring.
+  const size_t in_row = size_t(in_w) * c, mid_row = size_t(need_h ? out_w : in_w) * c;
+  const size_t vtable_n = need_v ? size_t(out_h) * vertical_table_i32(av.ksize) : 0;
+  const size_t ptrs_n = need_v ? size_t(av.ksize) : 0;
+  const size_t groups_n = need_h ? size_t(out_w) : 0;
+  const size_t htable_n = need_h ? size_t(out_w) * horizontal_table_i16(c, ah.ksize) : 0;
+  const size_t stage_n = need_h ? in_row + 8 : 0;
+  const size_t ring_n = size_t(ring) * mid_row;
+  Scratch mem;
+  char* m = mem.alloc<char>(ptrs_n * sizeof(void*) + vtable_n * sizeof(int32_t) +
+                            groups_n * sizeof(int) + htable_n * sizeof(int16_t) + stage_n +
+                            ring_n + 16);
+  if (!m) return kNoMemory;
+  const uint8_t** ptrs = reinterpret_cast<const uint8_t**>(m);
+  int32_t* vtable = reinterpret_cast<int32_t*>(ptrs + ptrs_n);
+  int* groups = reinterpret_cast<int*>(vtable + vtable_n);
+  int16_t* htable = reinterpret_cast<int16_t*>(groups + groups_n);
+  uint8_t* stage = reinterpret_cast<uint8_t*>(htable + htable_n);
+  uint8_t* rows = stage + stage_n;
+  if (need_h) {
+    layout_horizontal(ah, out_w, c, htable, groups);
+    std::memset(stage + in_row, 0, 8);
+  }
+  if (need_v) layout_vertical(av, out_h, vtable);
+  const Reciprocals* recip = nullptr;
+  Reciprocals recip_mem;  // (256 divisions)
+  if (premultiply) recip = &recip_mem;
   const uint8_t* x_end = x + in_plane * size_t(g.count);
+  const size_t vstride = vertical_table_i32(av.ksize);
 
   for (int64_t n = 0; n < g.count; ++n) {
     const uint8_t* src = x + size_t(n) * in_plane;
     uint8_t* dst = y + size_t(n) * out_plane;
-    const uint8_t* vsrc = src;  // what the vertical pass reads, from row `first` on
-    int vfirst_shift = 0;
-    if (need_h) {
-      uint8_t* hdst = need_v ? mid : dst;
-      for (int r = first; r < last; ++r, hdst += mid_row) {
-        const uint8_t* s = src + size_t(r) * in_row;
-        if (premultiply) {
-          premultiply_row(s, stage, in_w, c);
-          s = stage;
-        } else if (x_end - (s + in_row) < 4) {
-          std::memcpy(stage, s, in_row);
-          s = stage;
-        }
-        horizontal_row_u8(s, hdst, out_w, c, ah, table, vecs);
+    // Source row r, horizontally resampled and/or premultiplied, into d.
+    auto make_row = [&](int r, uint8_t* d) {
+      const uint8_t* s = src + size_t(r) * in_row;
+      if (!need_h) {
+        premultiply_row(s, d, in_w, c);
+        return;
       }
-      vsrc = mid;
-      vfirst_shift = first;
-    } else if (premultiply) {
-      for (int r = first; r < last; ++r)
-        premultiply_row(src + size_t(r) * in_row, pre + size_t(r) * in_row, in_w, c);
-      vsrc = pre;
+      if (premultiply) {
+        premultiply_row(s, stage, in_w, c);
+        s = stage;
+      } else if (x_end - (s + in_row) < 8) {
+        std::memcpy(stage, s, in_row);
+        s = stage;
+      }
+      horizontal_row_u8(s, d, out_w, c, ah, htable, groups);
+    };
+    if (!need_v) {
+      for (int r = 0; r < out_h; ++r) {
+        uint8_t* d = dst + size_t(r) * mid_row;
+        make_row(r, d);
+        if (premultiply) unpremultiply_row(d, out_w, c, *recip);
+      }
+      continue;
     }
-    if (need_v) {
-      for (int r = 0; r < out_h; ++r)
-        vertical_row_u8(vsrc, mid_row, av.count[r] ? av.start[r] - vfirst_shift : 0, av.count[r],
-                        av.k + size_t(r) * av.ksize, dst + size_t(r) * mid_row, mid_row);
+    int made = first;  // rows [made - ring, made) are in the ring (made one after another)
+    for (int r = 0; r < out_h; ++r) {
+      const int start = av.start[r], cnt = av.count[r];
+      if (make_rows) {
+        for (; made < start + cnt; ++made) make_row(made, rows + size_t(made % ring) * mid_row);
+        for (int t = 0; t < cnt; ++t) ptrs[t] = rows + size_t((start + t) % ring) * mid_row;
+      } else {
+        for (int t = 0; t < cnt; ++t) ptrs[t] = src + size_t(start + t) * in_row;
+      }
+      uint8_t* d = dst + size_t(r) * mid_row;
+      vertical_row_u8(ptrs, cnt, av.k + size_t(r) * av.ksize, vtable + size_t(r) * vstride, d,
+                      mid_row);
+      // Straight alpha again while the row is in the cache.
+      if (premultiply) unpremultiply_row(d, int(mid_row / c), c, *recip);
     }
-    if (premultiply) unpremultiply(dst, size_t(out_h) * out_w, c);
   }
   return kOk;
 }
@@ -544,9 +807,13 @@ int pillow_resize_f32(const float* x, float* y, const ImageBatch& g, PillowFilte
   const size_t in_row = size_t(in_w) * c, mid_row = size_t(need_h ? out_w : in_w) * c;
   Scratch mem;
   float* mid = nullptr;
-  if (need_h && need_v) {
-    mid = mem.alloc<float>(size_t(last - first) * mid_row);
-    if (!mid) return kNoMemory;
+  double* tb = nullptr;
+  const size_t mid_n = (need_h && need_v) ? size_t(last - first) * mid_row : 0;
+  const size_t tb_n = OSW_HAVE_SIMD && need_h ? in_row * 4 : 0;  // 4 rows as doubles
+  if (mid_n + tb_n > 0) {
+    tb = mem.alloc<double>(tb_n + (mid_n + 1) / 2);
+    if (!tb) return kNoMemory;
+    mid = reinterpret_cast<float*>(tb + tb_n);
   }
   for (int64_t n = 0; n < g.count; ++n) {
     const float* src = x + size_t(n) * in_plane;
@@ -555,8 +822,22 @@ int pillow_resize_f32(const float* x, float* y, const ImageBatch& g, PillowFilte
     int shift = 0;
     if (need_h) {
       float* hdst = need_v ? mid : dst;
+#if OSW_HAVE_SIMD
+      for (int r = first; r < last; r += 4, hdst += 4 * mid_row) {
+        const int nr = last - r < 4 ? last - r : 4;
+        const float* rows[4];
+        float* d[4];
+        for (int j = 0; j < 4; ++j) {
+          rows[j] = src + size_t(r + (j < nr ? j : nr - 1)) * in_row;
+          d[j] = hdst + size_t(j < nr ? j : 0) * mid_row;
+        }
+        horizontal_rows4_f32(rows, nr, in_row, tb, d, out_w, c, ah);
+      }
+#else
+      (void)tb;
       for (int r = first; r < last; ++r, hdst += mid_row)
         horizontal_row_f32(src + size_t(r) * in_row, hdst, out_w, c, ah);
+#endif
       vsrc = mid;
       shift = first;
     }

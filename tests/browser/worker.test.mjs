@@ -148,7 +148,7 @@ test(`${LABEL}: the worker API in a page without cross-origin isolation: 1 threa
   assert.equal(r.isolated, false, 'the page is not cross-origin isolated');
   assert.equal(r.threads, 1);
   assert.equal(r.clientBefore, false, 'worker-client.mjs is not loaded before a worker sampler is asked for');
-  assert.deepEqual(r.methods, ['affineGrid', 'dispose', 'gridSample', 'gridSampleInto', 'imageToTensor', 'resize', 'resizeImage', 'resizeInto', 'run', 'runInto', 'tensorToImageData', 'upsample', 'upsampleInto']);
+  assert.deepEqual(r.methods, ['affineGrid', 'dispose', 'gridSample', 'gridSampleInto', 'imageToTensor', 'letterbox', 'loadCompat', 'resize', 'resizeCrop', 'resizeImage', 'resizeInto', 'run', 'runInto', 'tensorToImageData', 'upsample', 'upsampleInto', 'warpImage']);
   assert.deepEqual(r.mismatches, []);
   assert.ok(r.cases >= 40 && r.errorCases >= 10, `${r.cases} cases, ${r.errorCases} errors`);
   assert.deepEqual(r.concurrent, [3, 4, 'RangeError', 6, 7, 8, 'RangeError', 10, 11, 12, 'RangeError', 14]);

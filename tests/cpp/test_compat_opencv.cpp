@@ -113,6 +113,45 @@ TEST_CASE("opencv compat: float32 kernels equal the reference model", "[compat]"
   random_cases<float>(202, 1500);
 }
 
+// Wide rows (up to 300 pixels) for the vector forms of opencv.cpp: the horizontal pass per
+// pixel (3 and 4 channels; adjacent or clamped linear taps; the scalar tail where a 4-lane load
+// would pass the row's end), uint8 area with integer scales (2x2 cells of 1, 3, 4 channels by
+// pairs, other cells by column sums; rows and columns cut by the border), the vertical passes
+// (cubic's clamped rounding; values at 0 and 255 overshoot).
+template <typename T>
+void wide_cases(uint64_t seed, int n) {
+  Rng r(seed);
+  for (int i = 0; i < n; ++i) {
+    const int c = int(r.range(1, 4));
+    const int w = int(r.range(1, 300)), h = int(r.range(1, 9));
+    int ow, oh;
+    double isx, isy;
+    CvInterp interp;
+    if (r.range(0, 2) == 0) {  // area with integer scales, sizes not always multiples
+      interp = r.coin() ? CvInterp::Area : CvInterp::Linear;  // LINEAR 2x down is AREA
+      const int kx = interp == CvInterp::Linear ? 2 : int(r.range(1, 5));
+      const int ky = interp == CvInterp::Linear ? 2 : r.coin() ? kx : int(r.range(1, 5));
+      isx = 1.0 / kx, isy = 1.0 / ky;
+      ow = osw::compat::cvrules::round_even(w * isx), oh = osw::compat::cvrules::round_even(h * isy);
+    } else {
+      interp = r.coin() ? CvInterp::Linear : r.coin() ? CvInterp::Cubic : CvInterp::Area;
+      ow = int(r.range(1, 400)), oh = int(r.range(1, 12));
+      isx = double(ow) / w, isy = double(oh) / h;
+    }
+    if (ow < 1 || oh < 1) continue;
+    const ImageBatch g{1, h, w, c, oh, ow};
+    const auto x = image<T>(r, size_t(h) * w * c);
+    INFO("wide case " << i << ": interp " << int(interp) << " in " << h << "x" << w << "x" << c << " out "
+                      << oh << "x" << ow << " isx " << isx << " isy " << isy);
+    REQUIRE(run(x, g, isx, isy, interp) == refcv::resize(x, h, w, c, oh, ow, isx, isy, int(interp)));
+  }
+}
+
+TEST_CASE("opencv compat: vector forms on wide rows equal the reference model", "[compat]") {
+  wide_cases<uint8_t>(303, 700);
+  wide_cases<float>(404, 300);
+}
+
 TEST_CASE("opencv compat: uint8 cubic vertical formula depends on x (vector loop vs tail)", "[compat]") {
   // cv2.resize(x, (4, 4), INTER_CUBIC) of a 2x1 image: rows of 4 elements are all OpenCV's
   // scalar tail ((sum S b + 2^21) >> 22); its float vector formula would differ.

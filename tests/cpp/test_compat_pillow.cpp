@@ -196,6 +196,67 @@ TEST_CASE("pillow u8: the horizontal pass is clamped to 8 bits before the vertic
   CHECK(y != refpil::resize_u8(x, h, w, 1, oh, ow, refpil::Lanczos, false, false));
 }
 
+TEST_CASE("pillow u8: hundreds of taps per output (split 16-bit weight sums wrap)", "[compat]") {
+  // The SIMD passes sum x * (k & 0x7FFF) apart from x * (k >> 15); with more than 257 taps
+  // of bright pixels the low sums pass 2^31 and must wrap back into the right total. Every
+  // channel count, both axes, all-255 and noisy rows, a filter with negative lobes too.
+  Rng rng(1800);
+  for (int c = 1; c <= 4; ++c)
+    for (int f : {int(PillowFilter::Box), int(PillowFilter::Lanczos)})
+      for (int kind = 0; kind < 2; ++kind) {
+        const bool premul = c == 2 || c == 4;
+        for (int axis = 0; axis < 2; ++axis) {
+          const int h = axis ? 1200 : 3, w = axis ? 5 : 1200, oh = axis ? 2 : 3, ow = axis ? 5 : 3;
+          std::vector<uint8_t> x(size_t(h) * w * c);
+          for (auto& v : x) v = kind ? uint8_t(rng.range(200, 255)) : 255;
+          ImageBatch g{1, h, w, c, oh, ow};
+          int rc;
+          std::vector<uint8_t> y = run_u8(x, g, f, premul, &rc);
+          REQUIRE(rc == 0);
+          INFO(kFilterNames[f] << " " << h << "x" << w << "x" << c << " -> " << oh << "x" << ow);
+          CHECK(y == refpil::resize_u8(x, h, w, c, oh, ow, f, premul));
+        }
+      }
+}
+
+TEST_CASE("pillow u8: unpremultiply of every (colour, alpha) pair", "[compat]") {
+  // Two equal rows of 65536 RGBA pixels (colour c, alpha a for all c, a; LA likewise) boxed
+  // to one row: the vertical pass returns the premultiplied pixels unchanged, so the output
+  // is premultiply then unpremultiply of each pair (the SIMD division and the scalar tail).
+  for (int c : {2, 4}) {
+    const int w = 65536 + 3;  // 3 more: a tail after the 4-pixel vectors
+    std::vector<uint8_t> x(size_t(2) * w * c);
+    for (int q = 0; q < w; ++q)
+      for (int ch = 0; ch < c; ++ch) {
+        const int v = ch == c - 1 ? (q >> 8) & 255 : (q + 37 * ch) & 255;
+        x[size_t(q) * c + ch] = x[(size_t(w) + q) * c + ch] = uint8_t(v);
+      }
+    ImageBatch g{1, 2, w, c, 1, w};
+    int rc;
+    std::vector<uint8_t> y = run_u8(x, g, int(PillowFilter::Box), true, &rc);
+    REQUIRE(rc == 0);
+    CHECK(y == refpil::resize_u8(x, 2, w, c, 1, w, int(PillowFilter::Box), true));
+  }
+}
+
+TEST_CASE("pillow f32: every row count mod 4, each row its own sums", "[compat]") {
+  // The SIMD horizontal pass runs 4 rows at once (a row per double lane): 1 to 9 rows,
+  // horizontal only and both passes, rows that differ in magnitude.
+  Rng rng(1900);
+  for (int h = 1; h <= 9; ++h)
+    for (int oh : {h, h + 2}) {
+      const int w = 23, c = int(rng.range(1, 3)), ow = 10;
+      std::vector<float> x(size_t(h) * w * c);
+      for (size_t i = 0; i < x.size(); ++i) x[i] = float(rng.real(-1, 1) * (1 + i / (w * c)) * 1e3);
+      ImageBatch g{1, h, w, c, oh, ow};
+      std::vector<float> y(size_t(oh) * ow * c, -1.0f);
+      REQUIRE(osw::compat::pillow_resize_f32(x.data(), y.data(), g, PillowFilter::Bicubic) == 0);
+      std::vector<float> want = refpil::resize_f32(x, h, w, c, oh, ow, int(PillowFilter::Bicubic));
+      INFO(h << "x" << w << "x" << c << " -> " << oh << "x" << ow);
+      CHECK(std::memcmp(want.data(), y.data(), y.size() * sizeof(float)) == 0);
+    }
+}
+
 TEST_CASE("pillow f32: an axis that keeps its length is not resampled", "[compat]") {
   // LANCZOS at scale 1 has weights sinc(n) ~ 4e-17, not 0, at the neighbours: a pass run
   // over a kept axis would leak 1e6 * 4e-17 into the zero row. Pillow skips that pass.

@@ -290,6 +290,7 @@ TEST_CASE("convert: 8- and 16-bit rows widen exactly and store as round_integer_
   check_small_int_rows<int8_t>();
   check_small_int_rows<int16_t>();
   check_small_int_rows<uint16_t>();
+  check_small_int_rows<uint8_t>();
 }
 
 TEST_CASE("convert: 64-bit rows widen as static_cast and store as round_integer_output", "[convert]") {

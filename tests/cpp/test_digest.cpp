@@ -190,6 +190,118 @@ std::vector<std::string> gridsample_lines() {
   return out;
 }
 
+
+// Elements of type t for the type list below: the fill above, and one in six a raw bit
+// pattern (floats: NaNs of any payload and sign, infinities, zeros, subnormals; bool: any
+// byte; integers: any value) or, for integers, a small value (ties of the roundings).
+void fill_raw(Mix& m, DType t, int64_t n, std::vector<uint8_t>* out) {
+  fill(m, t, n, out);
+  const size_t es = dtype_size(t);
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t* p = out->data() + size_t(i) * es;
+    const int64_t pick = m.range(0, 5);
+    if (pick == 0) {
+      const uint64_t r = m.next();
+      std::memcpy(p, &r, es);
+    } else if (pick == 1 && t != DType::Bool && t != DType::Float32 && t != DType::Float64 &&
+               t != DType::Float16 && t != DType::BFloat16) {
+      const int64_t v = m.range(-40, 40);  // little-endian: the low bytes of v
+      std::memcpy(p, &v, es);
+    }
+  }
+}
+
+// The sign bit of every NaN of y (elements of type t) cleared.
+void clear_nan_signs(DType t, std::vector<uint8_t>* y) {
+  const size_t es = dtype_size(t);
+  for (size_t i = 0; i + es <= y->size(); i += es) {
+    uint8_t* p = y->data() + i;
+    uint64_t v = 0;
+    std::memcpy(&v, p, es);
+    bool nan = false;
+    if (t == DType::Float16) nan = (v & 0x7FFF) > 0x7C00;
+    else if (t == DType::BFloat16) nan = (v & 0x7FFF) > 0x7F80;
+    else if (t == DType::Float32) nan = (v & 0x7FFFFFFFu) > 0x7F800000u;
+    else if (t == DType::Float64) nan = (v & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull;
+    if (nan) p[es - 1] &= 0x7F;
+  }
+}
+
+// GridSample on every X type x mode x padding x compat rounding x align_corners x 2-D/3-D x
+// grid type, with special values in X and grid vectors exactly on pixels, NaN, infinite
+// and far outside.
+std::vector<std::string> gridsample_type_lines() {
+  std::vector<std::string> out;
+  Mix m{0x7E5C01D};
+  int c = 0;
+  for (DType t : kTypes)
+    for (int mode = 0; mode < 3; ++mode)
+      for (int pad = 0; pad < 3; ++pad)
+        for (int compat = 0; compat < 3; ++compat)
+          for (int align = 0; align < 2; ++align)
+            for (int spatial = 2; spatial <= 3; ++spatial)
+              for (int gt = 0; gt < 2; ++gt, ++c) {
+                GridSampleAttrs at;
+                at.mode = static_cast<GridMode>(mode);
+                at.padding = static_cast<PaddingMode>(pad);
+                at.align_corners = align == 1;
+                at.integer_rounding = compat;
+                TensorView x, g, y;
+                x.type = y.type = t;
+                x.rank = spatial + 2;
+                x.dims[0] = m.range(1, 2);
+                x.dims[1] = m.range(1, 3);
+                for (int a = 0; a < spatial; ++a) x.dims[2 + a] = m.range(1, spatial == 2 ? 12 : 5);
+                g.type = gt == 0 ? DType::Float32 : DType::Float64;
+                g.rank = spatial + 2;
+                g.dims[0] = x.dims[0];
+                for (int a = 0; a < spatial; ++a) g.dims[1 + a] = m.range(1, spatial == 2 ? 11 : 5);
+                g.dims[spatial + 1] = spatial;
+                std::vector<uint8_t> xb, gb, yb;
+                fill_raw(m, t, x.elements(), &xb);
+                gb.assign(size_t(g.elements()) * dtype_size(g.type), 0);
+                for (int64_t i = 0; i < g.elements(); ++i) {
+                  const int64_t len = x.dims[2 + (spatial - 1 - i % spatial)];  // the axis of this value
+                  double v = m.range(0, 5) == 0 ? m.real(-1.6, 1.6) : m.real(-1.0, 1.0);
+                  const int64_t pick = m.range(0, 19);
+                  if (pick < 4) {  // a pixel centre (or one just outside)
+                    const double p = double(m.range(-1, len));
+                    v = align == 1 ? (len > 1 ? 2.0 * p / double(len - 1) - 1.0 : 0.0)
+                                   : (2.0 * p + 1.0) / double(len) - 1.0;
+                  } else if (pick == 4) {
+                    v = double(m.range(-4, 4)) / 4.0;
+                  } else if (pick == 5) {
+                    const double sp[] = {NAN, INFINITY, -INFINITY, 1e30, -1e30, 1.0, -1.0, 0.0};
+                    v = sp[m.range(0, 7)];
+                  }
+                  if (g.type == DType::Float32) {
+                    const float f = float(v);
+                    std::memcpy(&gb[size_t(i) * 4], &f, 4);
+                  } else {
+                    std::memcpy(&gb[size_t(i) * 8], &v, 8);
+                  }
+                }
+                x.data = xb.data();
+                g.data = gb.data();
+                Status st = gridsample_output_shape(x, g, &y);
+                if (st.ok()) {
+                  yb.assign(size_t(y.elements()) * dtype_size(t), 0);
+                  y.data = yb.data();
+                  st = gridsample(at, x, g, &y);
+                }
+                // The sign of a computed NaN is not specified (two NaNs of opposite signs
+                // in one location's taps give either, by the order of the operands, which
+                // differs between builds): hashed with the sign cleared.
+                if (st.ok()) clear_nan_signs(t, &yb);
+                out.push_back(line("gridsample types " + std::to_string(c) + " " + dtype_name(t) + " mode " +
+                                       std::to_string(mode) + " padding " + std::to_string(pad) + " compat " +
+                                       std::to_string(compat) + " align " + std::to_string(align) + " rank " +
+                                       std::to_string(spatial + 2) + " grid " + dtype_name(g.type),
+                                   st, yb));
+              }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("digest: the SIMD-vs-scalar case list is deterministic and its hash sees every byte") {
@@ -199,6 +311,9 @@ TEST_CASE("digest: the SIMD-vs-scalar case list is deterministic and its hash se
   const std::vector<std::string> g1 = gridsample_lines(), g2 = gridsample_lines();
   REQUIRE(g1 == g2);
   REQUIRE(g1.size() == 108);
+  const std::vector<std::string> t1 = gridsample_type_lines(), t2 = gridsample_type_lines();
+  REQUIRE(t1 == t2);
+  REQUIRE(t1.size() == 13 * 3 * 3 * 3 * 2 * 2 * 2);
   // Most cases run (a case that fails to plan still has a line, from its message).
   int distinct = 0;
   for (size_t i = 1; i < a.size(); ++i) distinct += a[i].substr(a[i].size() - 16) != a[i - 1].substr(a[i - 1].size() - 16);
@@ -216,5 +331,6 @@ TEST_CASE("digest: the SIMD-vs-scalar case list is deterministic and its hash se
 TEST_CASE("digest: print", "[.digest]") {
   for (const std::string& s : resize_lines()) std::printf("%s\n", s.c_str());
   for (const std::string& s : gridsample_lines()) std::printf("%s\n", s.c_str());
+  for (const std::string& s : gridsample_type_lines()) std::printf("%s\n", s.c_str());
   SUCCEED();
 }

@@ -1703,3 +1703,165 @@ TEST_CASE("gridsample: a range outside the plan is refused; an empty one writes 
   CHECK(std::all_of(yb.begin(), yb.end(), [](unsigned char b) { return b == 0xA5; }));
   CHECK(ws.bytes() == 0);
 }
+
+// ---- compat 'onnxruntime' and exact reflection (issue 18) ---------------------------------
+
+namespace {
+
+GridSampleAttrs ort_attrs(GridMode m, PaddingMode p, bool align) {
+  GridSampleAttrs a = attrs_of(m, p, align);
+  a.ort = true;
+  a.integer_rounding = 1;
+  return a;
+}
+
+// Reflection of the integer i about -0.5 / L - 0.5 (align 0) or 0 / L - 1 (align 1), in
+// exact integer arithmetic (|i| < 2^62).
+int64_t reflect_index_exact(int64_t i, int64_t L, bool align) {
+  if (align && L == 1) return 0;
+  const int64_t p = align ? 2 * (L - 1) : 2 * L;
+  int64_t m = i % p;
+  if (m < 0) m += p;
+  const int64_t hi = align ? L - 1 : L;  // first index past the border's half
+  if (align) return m <= hi ? m : p - m;
+  return m < hi ? m : p - 1 - m;
+}
+
+}  // namespace
+
+TEST_CASE("gridsample: reflection beyond 2^52 is exact (issue 18, item 5)", "[gridsample]") {
+  using osw::gs::reflect;
+  Rng rng(18);
+  for (int align = 0; align < 2; ++align) {
+    for (int64_t L : {1, 2, 3, 5, 7, 100, 1000003}) {
+      double lo, hi;
+      osw::gs::reflection_bounds(L, align != 0, &lo, &hi);
+      for (int i = 0; i < 400; ++i) {
+        // integers of 53 to 62 bits, both signs, every one a double
+        const int bits = static_cast<int>(rng.range(53, 62));
+        const int64_t step = int64_t(1) << (bits - 52);
+        int64_t v = (int64_t(1) << (bits - 1)) + static_cast<int64_t>(rng.range(0, 1 << 20)) * step;
+        if (rng.range(0, 1)) v = -v;
+        const int64_t want = reflect_index_exact(v, L, align != 0);
+        INFO("L " << L << " align " << align << " x " << v);
+        CHECK(reflect(static_cast<double>(v), lo, hi) == static_cast<double>(want));
+        // and through GridSample's taps (nearest, linear and cubic take that one pixel)
+        for (GridMode m : kModes) {
+          osw::gs::AxisTaps t;
+          osw::gs::axis_taps(m, PaddingMode::Reflection, align != 0, L, static_cast<double>(v), &t);
+          REQUIRE(t.count == 1);
+          CHECK(t.index[0] == want);
+          CHECK(t.weight[0] == 1.0);
+        }
+      }
+    }
+  }
+  // Below 2^52 nothing changed: the literal bounce loop still agrees.
+  CHECK(reflect(4503599627370495.0, -0.5, 2.5) == static_cast<double>(reflect_index_exact(4503599627370495, 3, false)));
+}
+
+TEST_CASE("gridsample: compat onnxruntime replaces NaN, Inf and |x| > 2^62 by the lower border", "[gridsample]") {
+  // X 1x1x2x3 = 1..6; each special value on x (y = 0.2) and on y (x = 0.3); ONNX Runtime
+  // 1.30 gives for each exactly what the grid value -1 gives (measured).
+  const Dims xd{1, 1, 2, 3};
+  const Vals x{1, 2, 3, 4, 5, 6};
+  const double specials[] = {NAN, INFINITY, -INFINITY, 1e20, -1e20, 3e38};
+  for (GridMode m : kModes) {
+    for (PaddingMode p : kPads) {
+      for (int align = 0; align < 2; ++align) {
+        for (DType gt : kFloatTypes) {
+          for (DType xt : kFloatTypes) {
+            INFO(mode_name(m) << " " << pad_name(p) << " align " << align << " grid "
+                              << osw::dtype_name(gt) << " X " << osw::dtype_name(xt));
+            const GridSampleAttrs a = ort_attrs(m, p, align != 0);
+            const Result ref = run_gs(a, xt, xd, x, gt, {1, 1, 2, 2}, {-1, 0.2, 0.3, -1});
+            REQUIRE(ref.status.ok());
+            for (double s : specials) {
+              if (gt == DType::Float32 && s == 3e38) continue;  // (x is finite in double only)
+              const Result r = run_gs(a, xt, xd, x, gt, {1, 1, 2, 2}, {s, 0.2, 0.3, s});
+              REQUIRE(r.status.ok());
+              CHECK(r.y == ref.y);
+            }
+          }
+        }
+      }
+    }
+  }
+  // 2^62 itself is kept (border: the last pixel), the next float32 above it is replaced.
+  const Dims xd2{1, 1, 1, 2};
+  const Vals x2{1, 2};
+  const double g62 = std::ldexp(1.0, 62) - 0.5;                 // x = g + 0.5 = 2^62
+  const double g62n = static_cast<double>(std::nextafter(std::ldexp(1.0f, 62), INFINITY));
+  Result r = run_gs(ort_attrs(GridMode::Nearest, PaddingMode::Border, false), DType::Float32, xd2,
+                    x2, DType::Float64, {1, 1, 2, 2}, {g62, 0, g62n, 0});
+  REQUIRE(r.status.ok());
+  CHECK(r.y == Vals{2, 1});
+  // Without the compat: NaN -> NaN, +Inf -> the last pixel (docs/semantics.md row 11).
+  r = run_gs(attrs_of(GridMode::Linear, PaddingMode::Border, false), DType::Float32, xd, x,
+             DType::Float32, {1, 1, 2, 2}, {NAN, 0.2, INFINITY, 0.2});
+  REQUIRE(r.status.ok());
+  CHECK(std::isnan(r.y[0]));
+  CHECK(r.y[1] == Approx(5.1).margin(1e-6));  // the last column: 3 * 0.3 + 6 * 0.7
+}
+
+TEST_CASE("gridsample: compat onnxruntime computes coordinates in the grid's float32", "[gridsample]") {
+  // W = 5, align 0, g = float32(-0.2): ((g + 1) * 5 - 1) / 2 is 1.5 exactly in float32 (ONNX
+  // Runtime: a tie, to even -> 2), 1.4999999925 in double (ours by default -> 1). g =
+  // float32(0.2): 2.5 in float32 (-> 2), 2.5000000075 in double (-> 3). Measured in ORT 1.30.
+  const Dims xd{1, 1, 1, 5};
+  const Vals x{10, 11, 12, 13, 14};
+  const Vals g{static_cast<float>(-0.2), 0, static_cast<float>(0.2), 0};
+  for (PaddingMode p : kPads) {
+    Result ort = run_gs(ort_attrs(GridMode::Nearest, p, false), DType::Float32, xd, x,
+                        DType::Float32, {1, 1, 2, 2}, g);
+    Result dflt = run_gs(attrs_of(GridMode::Nearest, p, false), DType::Float32, xd, x,
+                         DType::Float32, {1, 1, 2, 2}, g);
+    REQUIRE(ort.status.ok());
+    REQUIRE(dflt.status.ok());
+    CHECK(ort.y == Vals{12, 12});
+    CHECK(dflt.y == Vals{11, 13});
+  }
+  // Linear far out (x = 4.5e9 > 2^24): ONNX Runtime's float32 weights (x2 - x, x - x1) are
+  // both 0 -> 0 in every padding (measured); ours by default: the edge pixel.
+  for (PaddingMode p : kPads) {
+    Result ort = run_gs(ort_attrs(GridMode::Linear, p, false), DType::Float32, {1, 1, 1, 3},
+                        {1, 2, 3}, DType::Float32, {1, 1, 1, 2}, {3e9, 0});
+    REQUIRE(ort.status.ok());
+    CHECK(ort.y == Vals{0});
+  }
+  // Random grids: the ORT path equals the default one wherever float32 and double agree on
+  // the taps (a tolerance for the weights' float32 rounding).
+  Rng rng(1818);
+  for (int i = 0; i < 300; ++i) {
+    const GridMode m = kModes[rng.range(0, 2)];
+    const PaddingMode p = kPads[rng.range(0, 2)];
+    const bool align = rng.range(0, 1) != 0;
+    Case c = random_case(rng, 2, 5, 5, align);
+    for (double& v : c.g) v = static_cast<float>(v);
+    const Result a = run_gs(ort_attrs(m, p, align), DType::Float64, c.xd, c.x, DType::Float64, c.gd, c.g);
+    const Result b = run_gs(attrs_of(m, p, align), DType::Float64, c.xd, c.x, DType::Float64, c.gd, c.g);
+    REQUIRE(a.status.ok());
+    REQUIRE(b.y.size() == a.y.size());
+    for (size_t k = 0; k < a.y.size(); ++k) {
+      INFO(mode_name(m) << " " << pad_name(p) << " align " << align << " k " << k);
+      CHECK(a.y[k] == Approx(b.y[k]).margin(1e-9));
+    }
+  }
+}
+
+TEST_CASE("gridsample: compat onnxruntime rejects an X with an empty spatial axis", "[gridsample]") {
+  for (PaddingMode p : kPads) {
+    INFO(pad_name(p));
+    // with outputs to fill, and with none (ONNX Runtime checks X first)
+    for (const Dims& gd : {Dims{1, 1, 3, 2}, Dims{1, 0, 3, 2}}) {
+      const Result r = run_gs(ort_attrs(GridMode::Linear, p, false), DType::Float32, {1, 2, 0, 3},
+                              {}, DType::Float32, gd, Vals(gd[1] * 6, 0.0));
+      CHECK(r.status.kind == osw::ErrorKind::RangeError);
+      CHECK(r.status.message.rfind("X: spatial dimension 2 has length 0; compat 'onnxruntime' rejects it", 0) == 0);
+    }
+  }
+  // X with pixels and no channels or batch items: an empty Y, as in ONNX Runtime.
+  const Result r = run_gs(ort_attrs(GridMode::Linear, PaddingMode::Zeros, false), DType::Float32,
+                          {1, 0, 2, 3}, {}, DType::Float32, {1, 1, 1, 2}, {0, 0});
+  CHECK(r.status.ok());
+}

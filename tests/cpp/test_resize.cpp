@@ -215,6 +215,25 @@ TEST_CASE("resize shape: errors name the input") {
   CHECK(st.message.find("axes") != std::string::npos);
   rep.axes[0] = 2;
   CHECK(!resize_geometry(at, rep, 2, d, &geo).ok());
+  // An enum value no name maps to is refused (the fuzzer's case: an unnamed coordinate
+  // mode ran as the identity under compat 'onnxruntime' antialias, giving zeros).
+  const ResizeInputs ok_in = with_scales({1.7, 2});
+  REQUIRE(resize_geometry(at, ok_in, 2, d, &geo).ok());
+  struct Bad { ResizeAttrs a; const char* name; };
+  std::vector<Bad> bad(6, Bad{at, ""});
+  bad[0].a.mode = ResizeMode(3), bad[0].name = "mode";
+  bad[1].a.coord = CoordMode(INT32_MIN), bad[1].name = "coordinate_transformation_mode";
+  bad[2].a.coord = CoordMode(7), bad[2].name = "coordinate_transformation_mode";
+  bad[3].a.nearest = NearestMode(-1), bad[3].name = "nearest_mode";
+  bad[4].a.policy = AspectPolicy(3), bad[4].name = "keep_aspect_ratio_policy";
+  bad[5].a.compat = Compat(3), bad[5].name = "compat";
+  for (const Bad& b : bad) {
+    st = resize_geometry(b.a, ok_in, 2, d, &geo);
+    CHECK(st.kind == ErrorKind::RangeError);
+    CHECK(st.message.find(b.name) == 0);
+    ResizePlan plan;
+    CHECK(!resize_plan(b.a, ok_in, 2, d, &plan).ok());
+  }
 }
 
 namespace {
@@ -919,7 +938,9 @@ TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the pla
     TensorView wv = osw_test::view(DType::UInt8, rank, plan.out_dims, want.data());
     double eps_d = 0;
     const double eps = resize_exact_eps(plan, xv, &eps_d);
-    resize_exact_fix(plan, xv, wide.data(), false, &wv, 0, int64_t(wide.size()), eps, eps_d);
+    ExactTaps* cache = nullptr;
+    resize_exact_fix(plan, xv, wide.data(), false, &wv, 0, int64_t(wide.size()), eps, eps_d, &cache, resize_exact_dmax(plan));
+    resize_exact_taps_free(cache);
     pairs += plan.n_passes >= 2;
     outer_first += plan.n_passes == 2 && plan.order[0] < plan.order[1];
     INFO("case " << c << " rank " << rank << " passes " << plan.n_passes);

@@ -338,3 +338,60 @@ TEST_CASE("types: GridSample on every type matches the reference") {
   check_gridsample_type<Float16>(39);
   check_gridsample_type<BFloat16>(40);
 }
+
+// compat 'onnxruntime', antialias on integers (issue 18, item 1): one pass per resized
+// axis, innermost first, each rounded and stored as the type before the next (uint8/int8:
+// ONNX Runtime's 2^-22 fixed point, clamped to [0, 255], int8 keeping the low byte; int32:
+// float32 sums rounded half away from zero). Expected values: ONNX Runtime 1.30 (wasm),
+// docs/ort-compat-findings.md row 7.
+namespace {
+
+template <typename T>
+std::vector<T> ort_antialias(ResizeMode mode, const std::vector<int64_t>& dims,
+                             const std::vector<T>& x, const std::vector<double>& scales,
+                             double cubic_a = -0.75, Compat compat = Compat::OnnxRuntime) {
+  ResizeAttrs at;
+  at.mode = mode;
+  at.antialias = true;
+  at.cubic_a = cubic_a;
+  at.compat = compat;
+  ResizeInputs in;
+  in.has_scales = true;
+  in.n_axes = static_cast<int>(dims.size());
+  for (size_t i = 0; i < scales.size(); ++i) in.scales[i] = static_cast<float>(scales[i]);
+  TensorView xv, yv;
+  xv.type = yv.type = ElemTraits<T>::kType;
+  xv.rank = static_cast<int>(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i) xv.dims[i] = dims[i];
+  xv.data = const_cast<T*>(x.data());
+  std::vector<T> y(x.size() * 4 + 16);
+  yv.data = y.data();
+  const Status s = resize(at, in, xv, &yv);
+  REQUIRE(s.ok());
+  y.resize(static_cast<size_t>(yv.elements()));
+  return y;
+}
+
+}  // namespace
+
+TEST_CASE("types: compat onnxruntime rounds each antialias pass of an integer type (row 7)") {
+  using V8 = std::vector<uint8_t>;
+  using I8 = std::vector<int8_t>;
+  using I32 = std::vector<int32_t>;
+  const ResizeMode L = ResizeMode::Linear, C = ResizeMode::Cubic;
+  CHECK(ort_antialias<uint8_t>(L, {1, 8}, {0, 1, 0, 1, 0, 1, 0, 1}, {1, 0.5}) == V8{0, 1, 1, 1});
+  CHECK(ort_antialias<int32_t>(L, {1, 8}, {0, -1, 0, -1, 0, -1, 0, -1}, {1, 0.5}) == I32{0, -1, -1, -1});
+  // int8: a negative pass result is clamped to 0
+  CHECK(ort_antialias<int8_t>(L, {1, 8}, {-100, -120, -1, -2, -50, 50, -7, 9}, {1, 0.6}) == I8{0, 0, 0, 16});
+  // int8: the first pass's 140.9 -> 141 is stored as -115, which the second pass reads
+  std::vector<int8_t> rows;
+  for (int r = 0; r < 4; ++r) for (int8_t v : {0, 0, 127, 127, 127, 127, 0, 0}) rows.push_back(v);
+  CHECK(ort_antialias<int8_t>(C, {4, 8}, rows, {0.5, 0.75}, -1.0) == I8{0, 64, 0, 0, 64, 0, 0, 64, 0, 0, 64, 0});
+  // uint8 cubic 3x3 -> 2x2: per-pass rounding gives 233 and 179 (one rounding: 234, 178)
+  CHECK(ort_antialias<uint8_t>(C, {3, 3}, {20, 231, 229, 25, 150, 218, 220, 135, 196}, {0.67, 0.67}) == V8{70, 233, 144, 179});
+  // the default ('onnx') rounds once, half to even: 0.375, 0.5, 0.5, 0.625 -> 0, 0, 0, 1
+  CHECK(ort_antialias<uint8_t>(L, {1, 8}, {0, 1, 0, 1, 0, 1, 0, 1}, {1, 0.5}, -0.75, Compat::Onnx) == V8{0, 0, 0, 1});
+  // NCHW 1x1x3x3 and NHWC 1x3x3x1 give the same as the 2-D case
+  CHECK(ort_antialias<uint8_t>(C, {1, 1, 3, 3}, {20, 231, 229, 25, 150, 218, 220, 135, 196}, {1, 1, 0.67, 0.67}) == V8{70, 233, 144, 179});
+  CHECK(ort_antialias<uint8_t>(C, {1, 3, 3, 1}, {20, 231, 229, 25, 150, 218, 220, 135, 196}, {1, 0.67, 0.67, 1}) == V8{70, 233, 144, 179});
+}

@@ -54,6 +54,7 @@
 #include "elem.h"
 #include "gridsample.h"
 #include "resize.h"
+#include "resize_exact.h"
 #include "resize_exec.h"
 
 using namespace osw;
@@ -651,6 +652,31 @@ void check_resize_output(const ResizeCase& c, const ResizePlan& plan, const void
   }
 }
 
+// Integer outputs whose float error bound reaches 1/4 (64-bit values beyond about 2^50, an
+// extreme cubic_coeff_a) are each decided in big integers, over every tap of every axis
+// (resize_exact.h, docs/semantics.md): skipped, as other slow inputs are, when that work
+// is large.
+bool exact_work_too_large(const ResizePlan& plan, DType t, const void* x, int64_t xn) {
+  if (plan.attrs.mode == ResizeMode::Nearest || !(t == DType::Int8 || t == DType::UInt8 ||
+      t == DType::Int16 || t == DType::UInt16 || t == DType::Int32 || t == DType::UInt32 ||
+      t == DType::Int64 || t == DType::UInt64))
+    return false;
+  TensorView v;
+  v.type = t;
+  v.data = const_cast<void*>(x);
+  v.rank = 1;
+  v.dims[0] = xn;
+  double eps_d = 0;
+  const double eps = resize_exact_eps(plan, v, &eps_d);
+  const double bound = dtype_size(t) <= 2 ? std::min(eps, eps_d) : eps;
+  if (!(bound >= 0.25) && std::fabs(plan.attrs.cubic_a) < 1e6) return false;
+  // (an extreme cubic_coeff_a also makes each big integer long: its exponent in bits)
+  double work = double(plan.out_elems) * (std::fabs(plan.attrs.cubic_a) < 1e6 ? 1 : 64);
+  for (int a = 0; a < plan.rank; ++a)
+    if (!plan.axis[a].identity) work *= plan.axis[a].taps;
+  return work > double(1 << 16);
+}
+
 void fuzz_resize(Bytes& in) {
   const ResizeCase c = decode_resize(in);
   const int64_t* dims = c.dims.empty() ? nullptr : c.dims.data();
@@ -672,6 +698,12 @@ void fuzz_resize(Bytes& in) {
   }
   FUZZ_CHECK(!hostile_dims && c.rank >= 1 && c.rank <= kMaxRank, print_resize(c, nullptr, 0),
              "resize_geometry accepted a negative or > 2^31-1 dimension or a bad rank");
+  const ResizeAttrs& ea = c.attrs;
+  const bool bad_enum = uint32_t(ea.mode) > 2u || uint32_t(ea.coord) > 6u ||
+                        uint32_t(ea.nearest) > 4u || uint32_t(ea.policy) > 2u ||
+                        uint32_t(ea.compat) > 2u;
+  FUZZ_CHECK(!bad_enum, print_resize(c, nullptr, 0),
+             "resize_geometry accepted an enum value the enum does not name");
 
   // Skip what would be slow: large tap tables, outputs, inputs or work.
   double cells = 0, max_taps = 1;
@@ -720,6 +752,7 @@ void fuzz_resize(Bytes& in) {
     x.dims[i] = c.dims[i];
     y1.dims[i] = out_dims[i];
   }
+  if (exact_work_too_large(plan, c.xtype, xb.p, xn)) return;
   const Status st1 = resize_execute(plan, x, &y1);
   const Status st2 = resize(c.attrs, c.inputs, x, &y2);  // the one-step entry point
   FUZZ_CHECK(status_well_formed(st1) && status_well_formed(st2), print_resize(c, xb.p, xn),
@@ -759,6 +792,7 @@ void fuzz_resize(Bytes& in) {
     DataSpec d2 = c.data;
     d2.seed ^= 0x9E3779B97F4A7C15ull;
     fill_data(c.other_type, x2b.p, xn, d2);
+    if (exact_work_too_large(plan, c.other_type, x2b.p, xn)) return;
     std::memset(y4b.p, 0xA5, ob);
     std::memset(y5b.p, 0x5A, ob);
     TensorView x2 = x, y4 = y1, y5 = y1;

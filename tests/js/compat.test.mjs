@@ -111,3 +111,33 @@ test('compat is validated', () => {
   assert.throws(() => s.gridSample(f32([1, 1, 2, 2], [1, 2, 3, 4]), f32([1, 1, 1, 2], [0, 0]), { compat: 'torch' }), RangeError);
   assert.throws(() => s.resize(f32([2], [1, 2]), { sizes: [3], compat: 3 }), TypeError);
 });
+
+// Cases of ONNX Runtime's own unit tests (onnxruntime/test/providers/cpu/tensor/
+// resize_op_test.cc), as data: inputs, attributes and the outputs ORT expects.
+test("ONNX Runtime's resize_op_test.cc cases under compat 'onnxruntime' (issue 18)", () => {
+  const node = (attributes, opset = 18) => ({ opType: 'Resize', opset, attributes, compat: 'onnxruntime' });
+  const i64 = (v) => ({ type: 'int64', dims: [v.length], data: BigInt64Array.from(v.map(BigInt)) });
+  const i32 = (dims, v) => ({ type: 'int32', dims, data: Int32Array.from(v) });
+  // Antialias_Bilinear_dtype and Antialias_NhwcBilinear_dtype: 0..15 as 4x4 -> 3x3,
+  // linear antialias, exclude_outside = 1, in uint8, int8 and int32, NCHW and NHWC.
+  for (const [xd, yd] of [[[1, 1, 4, 4], [1, 1, 3, 3]], [[1, 4, 4, 1], [1, 3, 3, 1]]]) {
+    for (const make of [u8, i8, i32]) {
+      const [y] = s.run(node({ mode: 'linear', antialias: 1, exclude_outside: 1 }), [make(xd, range(16)), null, null, i64(yd)]);
+      assert.deepEqual(Array.from(y.data), [1, 3, 4, 6, 8, 9, 11, 13, 14], `${y.type} [${xd}]`);
+    }
+  }
+  // Antialias_Bilinear_No_ExcludeOutside / _ExcludeOutside (float32, 1..16 as 4x4 -> 3x3)
+  const x16 = f32([1, 1, 4, 4], range(16).map((v) => v + 1));
+  const close = (a, b) => a.every((v, i) => Math.abs(v - b[i]) <= 1e-5 * Math.abs(b[i]));
+  let [y] = s.run(node({ mode: 'linear', antialias: 1 }), [x16, null, null, i64([1, 1, 3, 3])]);
+  assert.ok(close(Array.from(y.data), [2.3636363, 3.590909, 4.818182, 7.2727275, 8.5, 9.727273, 12.181818, 13.409091, 14.636364]));
+  [y] = s.run(node({ mode: 'linear', antialias: 1, exclude_outside: 1 }), [x16, null, null, i64([1, 1, 3, 3])]);
+  assert.ok(close(Array.from(y.data), [2.5, 3.7, 4.9, 7.3, 8.5, 9.7, 12.1, 13.3, 14.5]));
+  // ResizeOp_MissingRoiAndMissingScalesOptionalInputs: tf_crop_and_resize, no roi, no
+  // scales, sizes = X's shape: Y = X (and the same in every compat: the full-range roi).
+  const x = f32([4, 4], [1, 1, 1, 1, 1, 6, 1, 1, 1, 1, 1, 11, 1, 1, 1, 1]);
+  for (const compat of ['onnxruntime', 'onnx', 'pytorch']) {
+    [y] = s.run({ ...node({ mode: 'linear', coordinate_transformation_mode: 'tf_crop_and_resize' }, 13), compat }, [x, null, null, i64([4, 4])]);
+    assert.deepEqual(Array.from(y.data), Array.from(x.data), compat);
+  }
+});

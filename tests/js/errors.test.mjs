@@ -75,7 +75,6 @@ const CASES = [
   ['Resize-10 without scales', resize(10, {}, [X1()]), TypeError, /\bscales\b/],
   ['Upsample-9 without scales', upsample(9, {}, [X1()]), TypeError, /\bscales\b/],
   ['Upsample-7 without the scales attribute', upsample(7, {}, [X1()]), TypeError, /\bscales\b/],
-  ['tf_crop_and_resize without roi', resize(19, { coordinate_transformation_mode: 'tf_crop_and_resize' }, [X1(), null, f32([2])]), TypeError, /\broi\b/],
   ['run(): node is null', (s) => s.run(null, [X1()]), TypeError, /\bnode\b/],
   ['run(): opType missing', (s) => s.run({ opset: 19 }, [X1(), null, f32([2])]), TypeError, /opType/],
   ['run(): opset is a string', (s) => s.run({ opType: 'Resize', opset: '19' }, [X1(), null, f32([2])]), TypeError, /opset/],
@@ -290,4 +289,54 @@ test('the same sampler computes correct results after the whole error table', as
   const y = sampler.run({ opType: 'Resize', opset: 19, attributes: { mode: 'nearest', coordinate_transformation_mode: 'asymmetric' } },
     [f32([10, 20, 30]), null, f32([2])])[0];
   assert.deepEqual(Array.from(y.data), [10, 10, 20, 20, 30, 30]);
+});
+
+test('tf_crop_and_resize without roi reads the full range [0, ..., 0, 1, ..., 1], in every compat (issue 18)', async () => {
+  const sampler = await samplerPromise;
+  const x = f32([1, 2, 3, 4, 5, 6, 7, 8], [1, 1, 2, 4]);
+  for (const compat of ['onnx', 'onnxruntime', 'pytorch']) {
+    for (const mode of ['nearest', 'linear', 'cubic']) {
+      const attributes = { mode, coordinate_transformation_mode: 'tf_crop_and_resize' };
+      const [full] = sampler.run({ opType: 'Resize', opset: 13, attributes, compat }, [x, f32([0, 0, 0, 0, 1, 1, 1, 1]), null, i64([1, 1, 3, 3])]);
+      const [none] = sampler.run({ opType: 'Resize', opset: 13, attributes, compat }, [x, null, null, i64([1, 1, 3, 3])]);
+      assert.deepEqual(Array.from(none.data), Array.from(full.data), `${compat} ${mode}`);
+      // ONNX Runtime 1.30 measured: linear and cubic give these (docs/ort-compat-findings.md)
+      if (mode !== 'nearest') assert.deepEqual(Array.from(none.data), [1, 2.5, 4, 3, 4.5, 6, 5, 6.5, 8]);
+      const [axes] = sampler.run({ opType: 'Resize', opset: 18, attributes: { ...attributes, axes: [2, 3] }, compat }, [x, null, null, i64([3, 3])]);
+      assert.deepEqual(Array.from(axes.data), Array.from(full.data));
+      const opts = { mode, coordinateTransformationMode: 'tf_crop_and_resize', sizes: [3, 3], axes: [2, 3], compat };
+      assert.deepEqual(Array.from(sampler.resize(x, opts).data), Array.from(full.data));
+    }
+  }
+});
+
+test('the length messages of roi say "twice the length of axes" / "twice the rank of X"', async () => {
+  const sampler = await samplerPromise;
+  const x = f32([1, 2, 3, 4], [1, 1, 2, 2]);
+  assert.throws(() => sampler.run({ opType: 'Resize', opset: 18, attributes: { coordinate_transformation_mode: 'tf_crop_and_resize', axes: [1, 2, 3] } }, [x, f32([0, 1]), f32([1, 2, 2])]),
+    { name: 'RangeError', message: 'roi: expected 6 values (twice the length of axes), got 2' });
+  assert.throws(() => sampler.run({ opType: 'Resize', opset: 13, attributes: { coordinate_transformation_mode: 'tf_crop_and_resize' } }, [x, f32([0, 1]), f32([1, 1, 2, 2])]),
+    { name: 'RangeError', message: 'roi: expected 8 values (twice the rank of X), got 2' });
+  assert.throws(() => sampler.resize(x, { coordinateTransformationMode: 'tf_crop_and_resize', roi: [0, 1], scales: [2, 2], axes: [3, 2] }),
+    { name: 'RangeError', message: 'roi: expected 4 values (twice the length of axes), got 2' });
+  assert.throws(() => sampler.resize(x, { scales: [2, 2] }), { name: 'RangeError', message: 'scales: expected 4 values (the rank of x), got 2' });
+  assert.throws(() => sampler.run({ opType: 'Resize', opset: 13, attributes: {} }, [x, null, f32([1, 2])]),
+    { name: 'RangeError', message: 'scales: expected 4 values (the rank of X), got 2' });
+});
+
+test("GridSample: an X with an empty spatial axis is a RangeError under compat 'onnxruntime' (as ONNX Runtime), zeros by default under zeros padding (issue 18)", async () => {
+  const sampler = await samplerPromise;
+  const x = { type: 'float32', dims: [1, 2, 0, 3], data: new Float32Array(0) };
+  const grid = f32([0, 0, 0.5, NaN], [1, 1, 2, 2]);
+  const y = sampler.gridSample(x, grid);
+  assert.deepEqual(y.dims, [1, 2, 1, 2]);
+  assert.deepEqual(Array.from(y.data), [0, NaN, 0, NaN]);
+  const message = "X: spatial dimension 2 has length 0; compat 'onnxruntime' rejects it, as ONNX Runtime does (there is no pixel to sample)";
+  for (const padding of ['zeros', 'border', 'reflection']) {
+    assert.throws(() => sampler.gridSample(x, grid, { paddingMode: padding, compat: 'onnxruntime' }), { name: 'RangeError', message });
+    assert.throws(() => sampler.run({ opType: 'GridSample', opset: 20, attributes: { padding_mode: padding }, compat: 'onnxruntime' }, [x, grid]), { name: 'RangeError', message });
+  }
+  // also when Y has no element (ONNX Runtime checks X first)
+  assert.throws(() => sampler.gridSample(x, f32([], [1, 0, 2, 2]), { compat: 'onnxruntime' }), { name: 'RangeError', message });
+  assert.deepEqual(sampler.gridSample(x, f32([], [1, 0, 2, 2])).dims, [1, 2, 0, 2]);
 });

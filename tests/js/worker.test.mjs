@@ -217,6 +217,22 @@ const FAMILIES = {
     const o = { sizes: [r.int(1, 9), r.int(1, 9)], axes: [1, 2], ...r.pick([{ compat: 'pillow', mode: 'lanczos' }, { compat: 'opencv', mode: 'cubic' }, { compat: 'opencv', mode: 'area' }]) };
     return (s) => { s.loadCompat(); return s.resize(x, o); };
   },
+  resizeCrop: (r) => {
+    const img = imageOf(r, r.int(1, 9), r.int(1, 9));
+    const o = { size: r.int(1, 8), crop: r.pick([r.int(1, 8), [r.int(1, 8), r.int(1, 8)]]) };
+    return (s) => s.resizeCrop(img, o);
+  },
+  letterbox: (r) => {
+    const img = imageOf(r, r.int(1, 9), r.int(1, 9));
+    const o = { width: r.int(1, 12), height: r.int(1, 12), fill: r.int(0, 255) };
+    return (s) => s.letterbox(img, o);
+  },
+  warpImage: (r) => {
+    const img = imageOf(r, r.int(1, 9), r.int(1, 9));
+    const m = [[1 + r.int(0, 2) / 4, 0.25, r.int(-2, 2)], [-0.25, 1, r.int(-2, 2)]];
+    const o = { width: r.int(1, 9), height: r.int(1, 9), mode: r.pick(['nearest', 'linear', 'cubic']) };
+    return (s) => s.warpImage(img, m, o);
+  },
   resizeImage: (r) => {
     const img = imageOf(r, r.int(1, 9), r.int(1, 9));
     const o = r.pick([{ width: r.int(1, 12) }, { height: r.int(1, 12), mode: 'cubic' }, { scale: 1.5, linearLight: true }, { width: 3, height: 2, antialias: false }]);
