@@ -318,13 +318,7 @@ __attribute__((noinline)) bool exact_taps(const ResizePlan& plan, int a, int64_t
     if (sign(t) == 0) { --f; t = x.d; }
     const Rat s = rdiv(rat(g.scale_num), rat(g.scale_den));
     int64_t start, end;
-    if (!cubic) {
-      start = static_cast<int64_t>(std::floor(-1.0 / scale) + 1.0);
-      end = start + (2 - 2 * start);
-    } else {
-      start = static_cast<int64_t>(std::floor(-2.0 / scale) + 1.0);
-      end = 2 - start;
-    }
+    antialias_window(cubic, scale, &start, &end);
     if (end - start > ap.taps) return false;
     first = f + start;
     const Big R = mul(x.d, s.d);

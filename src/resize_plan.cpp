@@ -179,13 +179,7 @@ void filter_taps(const ResizeAttrs& attrs, double x, double scale, RawTaps* t) {
   const double base = std::ceil(x) - 1.0;
   const double ratio = x - base;
   int64_t start, end;  // tap offsets i in [start, end) relative to base
-  if (!cubic) {
-    start = static_cast<int64_t>(std::floor(-1.0 / scale) + 1.0);
-    end = start + (2 - 2 * start);
-  } else {
-    start = static_cast<int64_t>(std::floor(-2.0 / scale) + 1.0);
-    end = 2 - start;
-  }
+  antialias_window(cubic, scale, &start, &end);
   t->n = static_cast<int>(end - start);
   t->first = to_index(base) + start;
   double sum = 0.0;

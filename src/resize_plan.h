@@ -8,6 +8,8 @@
 // tf_crop_and_resize and take extrapolation_value. The kernels only gather, multiply, add.
 #pragma once
 
+#include <cmath>
+
 #include "common.h"
 #include "resize_params.h"
 
@@ -158,5 +160,13 @@ struct FixedTables {
 // The tables of one axis; each allocation takes at most `limit` bytes (ResizeOptions).
 Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* plan,
                        int64_t limit = kDefaultMaxBytes);
+
+// Antialias on a downsampling axis (row 9): the tap offsets [*start, *end) of an output
+// relative to its base (the last input index strictly left of its coordinate), a window
+// symmetric about the widened filter (support 1 or 2 times 1/scale).
+inline void antialias_window(bool cubic, double scale, int64_t* start, int64_t* end) {
+  *start = static_cast<int64_t>(std::floor((cubic ? -2.0 : -1.0) / scale) + 1.0);
+  *end = cubic ? 2 - *start : *start + (2 - 2 * *start);
+}
 
 }  // namespace osw
