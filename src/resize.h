@@ -97,7 +97,7 @@ struct ResizeWorkspace {
   Buffer<unsigned char> tmp[2];   // TmpA, TmpB: whole intermediates
   Buffer<unsigned char> rows;     // a streamed pair's row cache or row group; uint8's sums
   Buffer<float> strip;            // the transposed strip of the 4-row kernel
-  Buffer<unsigned char> wide;     // compat rounding, or a converted run: the output in the compute type
+  Buffer<unsigned char> wide;     // a run in parts (converted types, uint8): a part of Y in the compute type
   Buffer<unsigned char> xf;       // a converted run: X widened to float32 or float64 (resize_exec.h)
   void reset() { *this = ResizeWorkspace(); }
 };
