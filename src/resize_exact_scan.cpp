@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "elem.h"
 #include "resize.h"
 #include "resize_exact.h"
 #include "simd.h"
@@ -62,9 +63,34 @@ void store(const Fixer& f, int64_t i, double q) {
   std::memcpy(static_cast<unsigned char*>(f.y->data) + i * f.es, &bits, size_t(f.es));
 }
 
-// The compat's rounding of w (0 half to even, 1 truncation, 2 half up).
+// The compat's rounding of w (|w| < 2^53): round_integer_output's rule (0 half to even, 1
+// truncation, 2 half up) in double, without its saturation (store() saturates).
 double round_as(int mode, double w) {
   return mode == 1 ? std::trunc(w) : mode == 2 ? std::floor(w + 0.5) : std::nearbyint(w);
+}
+
+// Whether v lies within eps of a rounding boundary: d = |v - nearest integer| (exact:
+// Sterbenz) at least 0.5 - eps (half to even, half up) or at most eps (truncation). NaN:
+// never.
+inline bool near_boundary(double v, double eps, bool trunc) {
+  const double d = std::fabs(v - std::nearbyint(v));
+  return trunc ? d <= eps : d >= 0.5 - eps;
+}
+
+// The boundary nearest v: an integer (truncation), else k + 1/2.
+inline double boundary(double v, bool trunc) {
+  return trunc ? std::nearbyint(v) : std::nearbyint(v - 0.5) + 0.5;
+}
+
+// The Fixer of Y's type (lo, hi: its range).
+Fixer make_fixer(const ResizePlan& plan, const TensorView& x, TensorView* y, double eps,
+                 double eps_d, ExactTaps** cache, double dmax) {
+  const int64_t es = dtype_size(y->type);
+  const bool is_signed = y->type == DType::Int8 || y->type == DType::Int16 ||
+                         y->type == DType::Int32 || y->type == DType::Int64;
+  const uint64_t span = es == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * es)) - 1;
+  return Fixer{plan, x, y, eps, eps_d, static_cast<int>(plan.attrs.compat), es,
+               is_signed ? -double(span / 2 + 1) : 0.0, double(is_signed ? span / 2 : span), cache, dmax};
 }
 
 // Output i of Y (computed value v, within eps of a boundary). 8- and 16-bit types first in
@@ -85,8 +111,7 @@ __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, double v) {
     const double D = f.dmax * e * 4 < 1 ? f.dmax : *f.cache ? resize_exact_den(plan, i, *f.cache) : INFINITY;
     if (D != D) return true;  // outside a crop box: not an interpolated value, left as is
     if (!(D * e * 4 < 1)) return false;
-    const double b = f.mode == 1 ? std::nearbyint(w) : std::nearbyint(w - 0.5) + 0.5;
-    store(f, i, round_as(f.mode, b));
+    store(f, i, round_as(f.mode, boundary(w, f.mode == 1)));
     return true;
   };
   const bool recheck = f.es < 4 && f.eps_d < 0.25;  // (8/16-bit: in double first, cheaper)
@@ -123,23 +148,13 @@ __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, double v) {
 void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* src, bool src_double,
                       TensorView* y, int64_t at, int64_t n, double eps, double eps_d,
                       ExactTaps** cache, double dmax) {
-  const int64_t es = dtype_size(y->type);
-  const bool is_signed = y->type == DType::Int8 || y->type == DType::Int16 ||
-                         y->type == DType::Int32 || y->type == DType::Int64;
-  const uint64_t span = es == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * es)) - 1;
-  const Fixer f{plan, x, y, eps, eps_d, static_cast<int>(plan.attrs.compat), es,
-                is_signed ? -double(span / 2 + 1) : 0.0, double(is_signed ? span / 2 : span), cache, dmax};
+  const Fixer f = make_fixer(plan, x, y, eps, eps_d, cache, dmax);
   const bool trunc = f.mode == 1;
-  const auto fix = [&](int64_t i, double v) { fix_one(f, i, v); };
-  // A value v is near a boundary when d = |v - nearest integer| (exact: Sterbenz) is at
-  // least 0.5 - eps (half to even, half up) or at most eps (truncation). NaN: never.
   int64_t j = 0;
   if (!src_double) {  // (the SIMD loop is resize_exact_narrow's: here the tails)
     const float* v = static_cast<const float*>(src);
-    for (; j < n; ++j) {
-      const double dk = std::fabs(double(v[j]) - std::nearbyint(double(v[j])));
-      if (trunc ? dk <= eps : dk >= 0.5 - eps) fix(at + j, v[j]);
-    }
+    for (; j < n; ++j)
+      if (near_boundary(v[j], eps, trunc)) fix_one(f, at + j, v[j]);
   } else {
     const double* v = static_cast<const double*>(src);
 #if OSW_HAVE_SIMD
@@ -148,16 +163,12 @@ void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* s
       const v128_t a = wasm_v128_load(v + j);
       const v128_t d = wasm_f64x2_abs(wasm_f64x2_sub(a, wasm_f64x2_nearest(a)));
       if (!wasm_v128_any_true(trunc ? wasm_f64x2_le(d, ve) : wasm_f64x2_ge(d, vlo))) continue;
-      for (int64_t k = j; k < j + 2; ++k) {
-        const double dk = std::fabs(v[k] - std::nearbyint(v[k]));
-        if (trunc ? dk <= eps : dk >= 0.5 - eps) fix(at + k, v[k]);
-      }
+      for (int64_t k = j; k < j + 2; ++k)
+        if (near_boundary(v[k], eps, trunc)) fix_one(f, at + k, v[k]);
     }
 #endif
-    for (; j < n; ++j) {
-      const double dk = std::fabs(v[j] - std::nearbyint(v[j]));
-      if (trunc ? dk <= eps : dk >= 0.5 - eps) fix(at + j, v[j]);
-    }
+    for (; j < n; ++j)
+      if (near_boundary(v[j], eps, trunc)) fix_one(f, at + j, v[j]);
   }
 }
 
@@ -205,10 +216,8 @@ int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
     const v128_t ra = round4(wasm_v128_load(v + j), &na), rb = round4(wasm_v128_load(v + j + 4), &nb);
     store8(f.y->type, y + (at + j) * f.es, ra, rb);
     if (snap || !wasm_v128_any_true(wasm_v128_or(na, nb))) continue;
-    for (int64_t k = j; k < j + 8; ++k) {
-      const double dk = std::fabs(double(v[k]) - std::nearbyint(double(v[k])));
-      if (trunc ? dk <= f.eps : dk >= 0.5 - f.eps) fix_one(f, at + k, v[k]);
-    }
+    for (int64_t k = j; k < j + 8; ++k)
+      if (near_boundary(v[k], f.eps, trunc)) fix_one(f, at + k, v[k]);
   }
   return j;
 }
@@ -220,16 +229,9 @@ int64_t resize_exact_narrow(const ResizePlan& plan, const TensorView& x, const f
                             TensorView* y, int64_t at, int64_t n, double eps, double eps_d,
                             ExactTaps** cache, double dmax) {
 #if OSW_HAVE_SIMD
-  const int mode = static_cast<int>(plan.attrs.compat);
-  double lo, hi;
-  switch (y->type) {
-    case DType::UInt8: lo = 0, hi = 255; break;
-    case DType::Int8: lo = -128, hi = 127; break;
-    case DType::UInt16: lo = 0, hi = 65535; break;
-    case DType::Int16: lo = -32768, hi = 32767; break;
-    default: return 0;
-  }
-  return narrow_fix(Fixer{plan, x, y, eps, eps_d, mode, int64_t(dtype_size(y->type)), lo, hi, cache, dmax}, src, at, n);
+  const DType t = y->type;
+  if (t != DType::UInt8 && t != DType::Int8 && t != DType::UInt16 && t != DType::Int16) return 0;
+  return narrow_fix(make_fixer(plan, x, y, eps, eps_d, cache, dmax), src, at, n);
 #else
   (void)plan, (void)x, (void)src, (void)y, (void)at, (void)n, (void)eps, (void)eps_d, (void)cache, (void)dmax;
   return 0;
@@ -241,18 +243,12 @@ void resize_exact_snap(void* src, bool src_double, int64_t n, double eps, int mo
   int64_t j = 0;
   if (!src_double) {
     float* v = static_cast<float*>(src);
-    for (; j < n; ++j) {
-      const double a = v[j], d = std::fabs(a - std::nearbyint(a));
-      if (trunc ? d <= eps : d >= 0.5 - eps)
-        v[j] = static_cast<float>(trunc ? std::nearbyint(a) : std::nearbyint(a - 0.5) + 0.5);
-    }
+    for (; j < n; ++j)
+      if (near_boundary(v[j], eps, trunc)) v[j] = static_cast<float>(boundary(v[j], trunc));
   } else {
     double* v = static_cast<double*>(src);
-    for (; j < n; ++j) {
-      const double a = v[j], d = std::fabs(a - std::nearbyint(a));
-      if ((trunc ? d <= eps : d >= 0.5 - eps) && std::fabs(a) < 0x1p51)
-        v[j] = trunc ? std::nearbyint(a) : std::nearbyint(a - 0.5) + 0.5;
-    }
+    for (; j < n; ++j)
+      if (near_boundary(v[j], eps, trunc) && std::fabs(v[j]) < 0x1p51) v[j] = boundary(v[j], trunc);
   }
 }
 

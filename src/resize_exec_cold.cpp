@@ -59,11 +59,10 @@ void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_d
     // 8- and 16-bit integers run in double: rounded by the compat's rule, saturated (NaN:
     // 0), stored as the two's complement low bytes
     const bool sig = y->type == DType::Int8 || y->type == DType::Int16;
-    const double hi = double((1 << (8 * es - (sig ? 1 : 0))) - 1), lo = sig ? -hi - 1 : 0;
+    const int32_t hi = (1 << (8 * es - (sig ? 1 : 0))) - 1, lo = sig ? -hi - 1 : 0;
     for (int64_t i = 0; i < n; ++i) {
-      const double v = d[i], r = mode == 1 ? std::trunc(v) : mode == 2 ? std::floor(v + 0.5) : std::nearbyint(v);
-      const int64_t bits = static_cast<int64_t>(r != r ? 0.0 : r < lo ? lo : r > hi ? hi : r);
-      std::memcpy(static_cast<unsigned char*>(y->data) + (at + i) * es, &bits, size_t(es));
+      const int32_t r = std::min(std::max(round_integer_output<int32_t>(mode, d[i]), lo), hi);
+      std::memcpy(static_cast<unsigned char*>(y->data) + (at + i) * es, &r, size_t(es));
     }
     return;
   }
