@@ -638,9 +638,15 @@ void check_resize_output(const ResizeCase& c, const ResizePlan& plan, const void
   // The plan's attributes, not the case's: compat 'pytorch' with antialias implies
   // exclude_outside (SEMANTICS row 9), whose all-outside outputs are NaN (0 / 0).
   if (a.mode == ResizeMode::Linear && !plan.attrs.exclude_outside) {
-    const Range r = range_of(t, x, xn);
+    Range r = range_of(t, x, xn);
     if (!r.all_finite || xn == 0 || std::max(std::fabs(r.lo), std::fabs(r.hi)) > range_limit(t)) return;
     const double tol = tolerance(t, std::max(std::fabs(r.lo), std::fabs(r.hi)), plan.n_passes);
+    if (t == DType::Int8 && plan.attrs.compat == Compat::OnnxRuntime && plan.attrs.antialias) {
+      // ONNX Runtime's int8 antialias runs its uint8 code: each pass clamps at 0 (semantics
+      // row "integer antialias"), so a negative X gives 0 and the range starts at 0.
+      r.lo = std::max(r.lo, 0.0);
+      r.hi = std::max(r.hi, 0.0);
+    }
     for (int64_t i = 0; i < yn; ++i) {
       const double v = value_of(t, y, i);
       const bool in_range = v >= r.lo - tol && v <= r.hi + tol;
