@@ -152,6 +152,12 @@ static Status ort_aa_pass(const ResizePlan& plan, DType type, const ResizeStep& 
     span[2 * o + 1] = hi_cut;
   }
   const bool eight = type == DType::UInt8 || type == DType::Int8;
+  // the type's range (int32's as ONNX Runtime's saturating cast in wasm; the other types,
+  // which ONNX Runtime does not resize, as storing them does)
+  const int bits = 8 * int(dtype_size(type));
+  const bool is_signed = type == DType::Int16 || type == DType::Int32 || type == DType::Int64;
+  const double lo_t = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+  const double hi_t = is_signed ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
   const int64_t per_unit = inner == 1 ? n_out : inner;
   for (int64_t u = begin; u < end; ++u) {
     // unit u: a row of n_out outputs (inner == 1), else the inner elements of output row u
@@ -180,8 +186,8 @@ static Status ort_aa_pass(const ResizePlan& plan, DType type, const ResizeStep& 
         r = std::min(std::max(acc8 >> 22, 0), 255);
         if (type == DType::Int8 && r > 127) r -= 256;
       } else {
-        r = saturate_round<int64_t>(r);  // (NaN -> 0)
-        if (type == DType::Int32) r = saturate_round<int32_t>(r);
+        // stored as the type before the next pass: saturated to its range (NaN -> 0)
+        r = !(r == r) ? 0.0 : std::min(std::max(r, lo_t), hi_t);
       }
       const int64_t at = (p * n_out + o) * inner + k;
       if (dbl) static_cast<double*>(out)[at] = r;
