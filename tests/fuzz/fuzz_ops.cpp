@@ -643,8 +643,7 @@ void check_resize_output(const ResizeCase& c, const ResizePlan& plan, const void
     const double tol = tolerance(t, std::max(std::fabs(r.lo), std::fabs(r.hi)), plan.n_passes);
     if (t == DType::Int8 && plan.attrs.compat == Compat::OnnxRuntime && plan.attrs.antialias) {
       // ONNX Runtime's int8 antialias runs its uint8 code: each pass clamps at 0 (semantics
-      // row "integer antialias"), so a negative X gives 0 and the range starts at 0.
-      r.lo = std::max(r.lo, 0.0);
+      // row "integer antialias"), so a negative X gives 0 (and a same-shape resize copies X).
       r.hi = std::max(r.hi, 0.0);
     }
     for (int64_t i = 0; i < yn; ++i) {
