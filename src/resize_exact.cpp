@@ -551,20 +551,63 @@ struct ExactTaps {
 ExactTaps* resize_exact_taps_new() { return new (std::nothrow) ExactTaps; }
 void resize_exact_taps_free(ExactTaps* p) { delete p; }
 
+namespace {
+
+uint64_t gcd64(uint64_t a, uint64_t b) {
+  while (b) {
+    const uint64_t m = a % b;
+    a = b;
+    b = m;
+  }
+  return a;
+}
+
+// The denominator of r in lowest terms (0: more than 64 bits, or not finite).
+uint64_t reduced_den(const Rat& r) {
+  const auto u64 = [](const Big& b) { return b.n == 0 ? 0 : b.n == 1 ? uint64_t(b.m[0]) : uint64_t(b.m[1]) << 32 | b.m[0]; };
+  if (r.n.ovf || r.d.ovf || r.n.n > 2 || r.d.n > 2 || r.d.n == 0) return 0;
+  const uint64_t d = u64(r.d);
+  return d / gcd64(u64(r.n), d);
+}
+
+}  // namespace
+
 double resize_exact_dmax(const ResizePlan& plan) {
   const ResizeAttrs& at = plan.attrs;
   // Only where every output's taps share one denominator: coordinates x = P / Q with Q the
   // same for every output (exact_coord: the output index enters as an integer), weights
   // over Q (linear) or B Q^3 (cubic, a = A / B), no renormalisation.
-  if (at.compat == Compat::OnnxRuntime || at.exclude_outside) return INFINITY;
+  // Compat 'onnxruntime': each coordinate is a double (its float32 formula's), m 2^-b:
+  // Q = 2^b of the largest b over the axis's outputs is a common denominator.
+  if (at.exclude_outside) return INFINITY;
+  const bool ort = at.compat == Compat::OnnxRuntime;
   double D = 1;
   for (int a = 0; a < plan.rank; ++a) {
     const AxisPlan& ap = plan.axis[a];
     if (ap.identity || ap.out == 0) continue;
     if (at.antialias && plan.geo.axis[a].scale() < 1.0) return INFINITY;
-    const Big q = exact_coord(at, plan.geo.axis[a], 0).d;
-    if (q.ovf || q.n > 2) return INFINITY;
-    const double qd = ratio(q, from_i64(1));
+    double qd = 1;
+    if (ort) {
+      for (int64_t o = 0; o < ap.out; ++o) {
+        if (ap.outside.size() > o && ap.outside[o]) continue;
+        const double x = coord::onnxruntime(at.coord, static_cast<double>(o), plan.geo.axis[a]);
+        if (!(std::fabs(x) < 0x1p52)) return INFINITY;
+        // x 2^b an integer: b = the bits of x's fraction
+        double q = 1, f = x - std::floor(x);
+        while (f != std::floor(f)) f *= 2, q *= 2;
+        qd = q > qd ? q : qd;
+      }
+    } else {
+      // x(o) = x(0) + o (x(1) - x(0)) in every mode: the lcm of those two reduced
+      // denominators (the rationals are never reduced: 2x half_pixel's 1080 -> 540 came
+      // out as 2160 instead of 2, and its exact ties went to the slow path)
+      const AxisGeometry& g = plan.geo.axis[a];
+      const Rat x0 = exact_coord(at, g, 0);
+      const uint64_t q0 = reduced_den(x0);
+      const uint64_t q1 = ap.out > 1 ? reduced_den(rsub(exact_coord(at, g, 1), x0)) : 1;
+      if (q0 == 0 || q1 == 0) return INFINITY;
+      qd = double(q0 / gcd64(q0, q1)) * double(q1);
+    }
     if (at.mode == ResizeMode::Cubic) {
       const Rat ca = rat(at.cubic_a);
       if (ca.d.ovf || ca.d.n > 2) return INFINITY;
@@ -640,14 +683,15 @@ void resize_exact_slow(const ResizePlan& plan, const TensorView& x, TensorView* 
     st *= plan.in_dims[a];
     if (ap.outside.size() > o && ap.outside[o]) return;
     // The inputs the exact taps can read: the plan's, one more on each side (the exact
-    // coordinate's floor is the double one's, or next to it); an identity axis's own.
+    // coordinate's floor is the double one's, or next to it); an identity axis's own; the
+    // plan's under compat 'onnxruntime' (whose exact coordinate is the plan's double).
     lo[a] = hi[a] = ap.index[o * ap.taps];
     for (int k = 1; k < ap.count[o]; ++k) {
       const int64_t p = ap.index[o * ap.taps + k];
       lo[a] = p < lo[a] ? p : lo[a];
       hi[a] = p > hi[a] ? p : hi[a];
     }
-    if (!ap.identity) {
+    if (!ap.identity && mode != 1) {
       lo[a] = lo[a] > 0 ? lo[a] - 1 : 0;
       hi[a] = hi[a] + 1 < ap.in ? hi[a] + 1 : hi[a];
     }

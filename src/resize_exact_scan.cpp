@@ -44,6 +44,29 @@ double plan_sum(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
   return s;
 }
 
+// Whether X (8- or 16-bit elements) holds the same value at every tap of the plan's over
+// one or two axes (the common cases): *at is then the offset of one of them.
+bool flat_taps(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
+               const int64_t* stride, const int* ax, int n, int64_t base, int64_t* at) {
+  const AxisPlan& p0 = plan.axis[ax[0]];
+  const AxisPlan& p1 = plan.axis[ax[n - 1]];
+  const int32_t* i0 = &p0.index[idx[ax[0]] * p0.taps];
+  const int32_t* i1 = &p1.index[idx[ax[n - 1]] * p1.taps];
+  const int c0 = p0.count[idx[ax[0]]], c1 = n == 2 ? p1.count[idx[ax[1]]] : 1;
+  const int64_t s0 = stride[ax[0]], s1 = n == 2 ? stride[ax[1]] : 0;
+  const bool wide = dtype_size(x.type) == 2;
+  const uint8_t* x8 = static_cast<const uint8_t*>(x.data);
+  const uint16_t* x16 = static_cast<const uint16_t*>(x.data);
+  *at = base + int64_t(i0[0]) * s0 + (n == 2 ? int64_t(i1[0]) * s1 : 0);
+  const unsigned first = wide ? x16[*at] : x8[*at];
+  for (int k = 0; k < c0; ++k)
+    for (int j = 0; j < c1; ++j) {
+      const int64_t off = base + int64_t(i0[k]) * s0 + (n == 2 ? int64_t(i1[j]) * s1 : 0);
+      if ((wide ? x16[off] : x8[off]) != first) return false;
+    }
+  return true;
+}
+
 struct Fixer {
   const ResizePlan& plan;
   const TensorView& x;
@@ -95,23 +118,33 @@ Fixer make_fixer(const ResizePlan& plan, const TensorView& x, TensorView* y, dou
 
 // Output i of Y (computed value v, within eps of a boundary). 8- and 16-bit types first in
 // double from the plan's double weights, whose error bound (eps_d, the same derivation) is
-// far smaller. A value w still within e of a boundary b is the boundary itself when the
-// exact value's denominator D (the product of the axes' exact ones) is below 1 / (4 e):
-// any other N / D is at least 1 / (2 D) > 2 e from b. (Exact ties are common: 1.5x
+// far smaller (and under truncation, X equal at every tap decides at once). A value w
+// still within e of a boundary is N / D, the one multiple of 1 / D within e of w, when the
+// exact value's denominator D (the product of the axes' exact ones) is below 1 / (2 e):
+// any other multiple is at least 1 / D - e > e away. (Exact ties are common: 1.5x
 // half_pixel has weights 1/2, 1/2 on every third output.) What is left goes to the big
-// integers of resize_exact_slow().
-__attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, double v) {
+// integers of resize_exact_slow(). Compiled for size: called for few outputs.
+__attribute__((noinline, minsize)) void fix_one(const Fixer& f, int64_t i, double v) {
   const ResizePlan& plan = f.plan;
   double w = v, e = f.eps;
   if (!*f.cache) *f.cache = resize_exact_taps_new();
-  // The boundary itself, decided from w within e of it (denominator D below 1 / (4 e)).
+  // The exact value N / D found from w within e of it, when the denominator D (a bound:
+  // the plan's, or this output's) is below 1 / (2 e): N / D is the only multiple of 1 / D
+  // that near w, so N = round(w D); then rounded exactly, in integers. (The exact ties,
+  // e.g. weights 1/2, 1/2 on every third output of 1.5x half_pixel, and 32-bit outputs,
+  // whose error bound is large: int32 linear 1.5x took 134 ms in big integers.)
   const auto tie = [&]() {
     if (!(e < 0.125 && std::fabs(w) < 0x1p51)) return false;
     // (the plan's bound first: the denominators of each output cost big integers)
-    const double D = f.dmax * e * 4 < 1 ? f.dmax : *f.cache ? resize_exact_den(plan, i, *f.cache) : INFINITY;
+    double D = f.dmax * e * 2 < 1 ? f.dmax : *f.cache ? resize_exact_den(plan, i, *f.cache) : INFINITY;
     if (D != D) return true;  // outside a crop box: not an interpolated value, left as is
-    if (!(D * e * 4 < 1)) return false;
-    store(f, i, round_as(f.mode, boundary(w, f.mode == 1)));
+    D = std::nearbyint(D / (1 + 0x1p-40));  // (the bounds carry that margin: D is an integer)
+    if (!(D < 0x1p40 && D * e * 2 * (1 + 0x1p-20) + std::fabs(w * D) * 0x1p-51 < 1)) return false;
+    const int64_t d = static_cast<int64_t>(D), n = static_cast<int64_t>(std::nearbyint(w * D));
+    int64_t q = n / d, r = n - q * d;  // floor division: 0 <= r < d
+    if (r < 0) --q, r += d;
+    const bool up = f.mode == 1 ? q < 0 && r != 0 : f.mode == 2 ? 2 * r >= d : 2 * r > d || (2 * r == d && (q & 1));
+    store(f, i, double(q + (up ? 1 : 0)));
     return true;
   };
   const bool recheck = f.es < 4 && f.eps_d < 0.25;  // (8/16-bit: in double first, cheaper)
@@ -131,6 +164,16 @@ __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, double v) {
       if (ap.count[idx[a]] == 1 && ap.weight[idx[a] * ap.taps] == 1.0) base += ap.index[idx[a] * ap.taps] * stride[a];
       else ax[nax++] = a;
     }
+    // Truncation (compat 'onnxruntime') near an integer: X the same c at every tap gives
+    // exactly c (the exact weights sum to 1; that compat's exact coordinate is the plan's
+    // double, so its taps are the plan's). Flat regions are common in images, and each
+    // went to the big integers (1080p -> 720p linear with half the image flat: 330 ms).
+    // (more axes: resize_exact_slow()'s own test)
+    int64_t at = base;  // (nax 0: X itself)
+    if (f.mode == 1 && nax <= 2 && (nax == 0 || flat_taps(plan, f.x, idx, stride, ax, nax, base, &at))) {
+      store(f, i, x_double(f.x, at));
+      return;
+    }
     w = nax == 0 ? x_double(f.x, base) : plan_sum(plan, f.x, idx, stride, ax, nax, base);
     e = f.eps_d;
     const double dw = std::fabs(w - std::nearbyint(w));
@@ -145,9 +188,10 @@ __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, double v) {
 
 }  // namespace
 
-void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* src, bool src_double,
-                      TensorView* y, int64_t at, int64_t n, double eps, double eps_d,
-                      ExactTaps** cache, double dmax) {
+__attribute__((minsize)) void resize_exact_fix(const ResizePlan& plan, const TensorView& x,
+                                               const void* src, bool src_double, TensorView* y,
+                                               int64_t at, int64_t n, double eps, double eps_d,
+                                               ExactTaps** cache, double dmax) {
   const Fixer f = make_fixer(plan, x, y, eps, eps_d, cache, dmax);
   const bool trunc = f.mode == 1;
   int64_t j = 0;
@@ -238,15 +282,29 @@ int64_t resize_exact_narrow(const ResizePlan& plan, const TensorView& x, const f
 #endif
 }
 
-void resize_exact_snap(void* src, bool src_double, int64_t n, double eps, int mode) {
+// (Compiled for size, with the vector test written out: the compiler's own unrolled loops
+// took 0.3 kB of the download.)
+__attribute__((minsize)) void resize_exact_snap(void* src, bool src_double, int64_t n, double eps,
+                                                int mode) {
   const bool trunc = mode == 1;
   int64_t j = 0;
-  if (!src_double) {
+  if (!src_double) {  // (8- and 16-bit: the few values resize_exact_narrow left)
     float* v = static_cast<float*>(src);
     for (; j < n; ++j)
       if (near_boundary(v[j], eps, trunc)) v[j] = static_cast<float>(boundary(v[j], trunc));
   } else {
     double* v = static_cast<double*>(src);
+#if OSW_HAVE_SIMD
+    // a pair with no value within eps of a boundary is skipped (near_boundary's test)
+    const v128_t vlo = wasm_f64x2_splat(0.5 - eps), ve = wasm_f64x2_splat(eps);
+    for (; j + 2 <= n; j += 2) {
+      const v128_t a = wasm_v128_load(v + j);
+      const v128_t d = wasm_f64x2_abs(wasm_f64x2_sub(a, wasm_f64x2_nearest(a)));
+      if (!wasm_v128_any_true(trunc ? wasm_f64x2_le(d, ve) : wasm_f64x2_ge(d, vlo))) continue;
+      for (int64_t k = j; k < j + 2; ++k)
+        if (near_boundary(v[k], eps, trunc) && std::fabs(v[k]) < 0x1p51) v[k] = boundary(v[k], trunc);
+    }
+#endif
     for (; j < n; ++j)
       if (near_boundary(v[j], eps, trunc) && std::fabs(v[j]) < 0x1p51) v[j] = boundary(v[j], trunc);
   }

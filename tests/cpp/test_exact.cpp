@@ -207,7 +207,7 @@ void run_cases(DType type, uint64_t seed, int cases, Stats (*per)[2]) {
     at.cubic_a = rng.coin() ? -0.75 : -0.5;
     at.exclude_outside = rng.range(0, 3) == 0;
     at.antialias = !ort && at.mode == ResizeMode::Linear && rng.range(0, 2) == 0;
-    const int rank = ort ? 1 : int(rng.range(1, 2));
+    const int rank = int(rng.range(1, 2));
     int64_t in_dims[2];
     ResizeInputs inputs;
     inputs.has_sizes = true;
