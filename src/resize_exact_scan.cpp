@@ -45,26 +45,36 @@ double plan_sum(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
 }
 
 // Whether X (8- or 16-bit elements) holds the same value at every tap of the plan's over
-// one or two axes (the common cases): *at is then the offset of one of them.
+// the axes ax[0..n), n >= 1 (as plan_sum reads them): *at is then the offset of one of them.
 bool flat_taps(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
                const int64_t* stride, const int* ax, int n, int64_t base, int64_t* at) {
-  const AxisPlan& p0 = plan.axis[ax[0]];
-  const AxisPlan& p1 = plan.axis[ax[n - 1]];
-  const int32_t* i0 = &p0.index[idx[ax[0]] * p0.taps];
-  const int32_t* i1 = &p1.index[idx[ax[n - 1]] * p1.taps];
-  const int c0 = p0.count[idx[ax[0]]], c1 = n == 2 ? p1.count[idx[ax[1]]] : 1;
-  const int64_t s0 = stride[ax[0]], s1 = n == 2 ? stride[ax[1]] : 0;
+  const int32_t* ix[kMaxRank];
+  int cnt[kMaxRank], k[kMaxRank];
+  for (int a = 0; a < n; ++a) {
+    const AxisPlan& ap = plan.axis[ax[a]];
+    ix[a] = &ap.index[idx[ax[a]] * ap.taps];
+    cnt[a] = ap.count[idx[ax[a]]];
+    k[a] = 0;
+    if (cnt[a] == 0) return false;
+  }
   const bool wide = dtype_size(x.type) == 2;
   const uint8_t* x8 = static_cast<const uint8_t*>(x.data);
   const uint16_t* x16 = static_cast<const uint16_t*>(x.data);
-  *at = base + int64_t(i0[0]) * s0 + (n == 2 ? int64_t(i1[0]) * s1 : 0);
-  const unsigned first = wide ? x16[*at] : x8[*at];
-  for (int k = 0; k < c0; ++k)
-    for (int j = 0; j < c1; ++j) {
-      const int64_t off = base + int64_t(i0[k]) * s0 + (n == 2 ? int64_t(i1[j]) * s1 : 0);
-      if ((wide ? x16[off] : x8[off]) != first) return false;
+  int64_t off = base;
+  for (int a = 0; a < n; ++a) off += int64_t(ix[a][0]) * stride[ax[a]];
+  *at = off;
+  const unsigned first = wide ? x16[off] : x8[off];
+  for (;;) {  // every tuple of taps, the last axis fastest; off follows k
+    int a = n - 1;
+    for (; a >= 0 && k[a] + 1 == cnt[a]; --a) {
+      off -= int64_t(ix[a][k[a]] - ix[a][0]) * stride[ax[a]];
+      k[a] = 0;
     }
-  return true;
+    if (a < 0) return true;
+    off += int64_t(ix[a][k[a] + 1] - ix[a][k[a]]) * stride[ax[a]];
+    ++k[a];
+    if ((wide ? x16[off] : x8[off]) != first) return false;
+  }
 }
 
 struct Fixer {
@@ -80,7 +90,7 @@ struct Fixer {
 };
 
 // Stores the integer q (|q| < 2^53), saturated to Y's type, as Y's element i.
-void store(const Fixer& f, int64_t i, double q) {
+__attribute__((noinline)) void store(const Fixer& f, int64_t i, double q) {
   q = q < f.lo_d ? f.lo_d : (q > f.hi_d ? f.hi_d : q);
   const int64_t bits = static_cast<int64_t>(q);  // two's complement: the type's low bytes
   std::memcpy(static_cast<unsigned char*>(f.y->data) + i * f.es, &bits, size_t(f.es));
@@ -168,9 +178,8 @@ __attribute__((noinline, minsize)) void fix_one(const Fixer& f, int64_t i, doubl
     // exactly c (the exact weights sum to 1; that compat's exact coordinate is the plan's
     // double, so its taps are the plan's). Flat regions are common in images, and each
     // went to the big integers (1080p -> 720p linear with half the image flat: 330 ms).
-    // (more axes: resize_exact_slow()'s own test)
     int64_t at = base;  // (nax 0: X itself)
-    if (f.mode == 1 && nax <= 2 && (nax == 0 || flat_taps(plan, f.x, idx, stride, ax, nax, base, &at))) {
+    if (f.mode == 1 && (nax == 0 || flat_taps(plan, f.x, idx, stride, ax, nax, base, &at))) {
       store(f, i, x_double(f.x, at));
       return;
     }
