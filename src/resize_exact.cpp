@@ -592,8 +592,8 @@ double resize_exact_dmax(const ResizePlan& plan) {
         if (ap.outside.size() > o && ap.outside[o]) continue;
         const double x = coord::onnxruntime(at.coord, static_cast<double>(o), plan.geo.axis[a]);
         if (!(std::fabs(x) < 0x1p52)) return INFINITY;
-        // x 2^b an integer: b = the bits of x's fraction
-        double q = 1, f = x - std::floor(x);
+        // x 2^b an integer (doubling is exact; x - floor(x) would round for x just below 0)
+        double q = 1, f = x;
         while (f != std::floor(f)) f *= 2, q *= 2;
         qd = q > qd ? q : qd;
       }
@@ -683,15 +683,14 @@ void resize_exact_slow(const ResizePlan& plan, const TensorView& x, TensorView* 
     st *= plan.in_dims[a];
     if (ap.outside.size() > o && ap.outside[o]) return;
     // The inputs the exact taps can read: the plan's, one more on each side (the exact
-    // coordinate's floor is the double one's, or next to it); an identity axis's own; the
-    // plan's under compat 'onnxruntime' (whose exact coordinate is the plan's double).
+    // coordinate's floor is the double one's, or next to it); an identity axis's own.
     lo[a] = hi[a] = ap.index[o * ap.taps];
     for (int k = 1; k < ap.count[o]; ++k) {
       const int64_t p = ap.index[o * ap.taps + k];
       lo[a] = p < lo[a] ? p : lo[a];
       hi[a] = p > hi[a] ? p : hi[a];
     }
-    if (!ap.identity && mode != 1) {
+    if (!ap.identity) {
       lo[a] = lo[a] > 0 ? lo[a] - 1 : 0;
       hi[a] = hi[a] + 1 < ap.in ? hi[a] + 1 : hi[a];
     }
