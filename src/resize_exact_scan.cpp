@@ -127,6 +127,16 @@ inline double boundary(double v, bool trunc) {
   return trunc ? std::nearbyint(v) : std::nearbyint(v - 0.5) + 0.5;
 }
 
+#if OSW_HAVE_SIMD
+// Whether either of the two doubles at v may lie near a boundary (near_boundary's test on
+// both lanes; vlo = 0.5 - eps, ve = eps splatted).
+inline bool pair_near(const double* v, v128_t vlo, v128_t ve, bool trunc) {
+  const v128_t a = wasm_v128_load(v);
+  const v128_t d = wasm_f64x2_abs(wasm_f64x2_sub(a, wasm_f64x2_nearest(a)));
+  return wasm_v128_any_true(trunc ? wasm_f64x2_le(d, ve) : wasm_f64x2_ge(d, vlo));
+}
+#endif
+
 // The Fixer of Y's type (lo, hi: its range).
 Fixer make_fixer(const ResizePlan& plan, const TensorView& x, TensorView* y, double eps,
                  double eps_d, ExactTaps** cache, double dmax) {
@@ -225,9 +235,7 @@ __attribute__((minsize)) void resize_exact_fix(const ResizePlan& plan, const Ten
 #if OSW_HAVE_SIMD
     const v128_t vlo = wasm_f64x2_splat(0.5 - eps), ve = wasm_f64x2_splat(eps);
     for (; j + 2 <= n; j += 2) {
-      const v128_t a = wasm_v128_load(v + j);
-      const v128_t d = wasm_f64x2_abs(wasm_f64x2_sub(a, wasm_f64x2_nearest(a)));
-      if (!wasm_v128_any_true(trunc ? wasm_f64x2_le(d, ve) : wasm_f64x2_ge(d, vlo))) continue;
+      if (!pair_near(v + j, vlo, ve, trunc)) continue;
       for (int64_t k = j; k < j + 2; ++k)
         if (near_boundary(v[k], eps, trunc)) fix_one(f, at + k, v[k]);
     }
@@ -316,12 +324,9 @@ __attribute__((minsize)) void resize_exact_snap(void* src, bool src_double, int6
   } else {
     double* v = static_cast<double*>(src);
 #if OSW_HAVE_SIMD
-    // a pair with no value within eps of a boundary is skipped (near_boundary's test)
     const v128_t vlo = wasm_f64x2_splat(0.5 - eps), ve = wasm_f64x2_splat(eps);
     for (; j + 2 <= n; j += 2) {
-      const v128_t a = wasm_v128_load(v + j);
-      const v128_t d = wasm_f64x2_abs(wasm_f64x2_sub(a, wasm_f64x2_nearest(a)));
-      if (!wasm_v128_any_true(trunc ? wasm_f64x2_le(d, ve) : wasm_f64x2_ge(d, vlo))) continue;
+      if (!pair_near(v + j, vlo, ve, trunc)) continue;
       for (int64_t k = j; k < j + 2; ++k)
         if (near_boundary(v[k], eps, trunc) && std::fabs(v[k]) < 0x1p51) v[k] = boundary(v[k], trunc);
     }
