@@ -562,9 +562,11 @@ uint64_t gcd64(uint64_t a, uint64_t b) {
   return a;
 }
 
+// |b| for a big integer of at most two limbs.
+uint64_t u64(const Big& b) { return b.n == 0 ? 0 : b.n == 1 ? uint64_t(b.m[0]) : uint64_t(b.m[1]) << 32 | b.m[0]; }
+
 // The denominator of r in lowest terms (0: more than 64 bits, or not finite).
 uint64_t reduced_den(const Rat& r) {
-  const auto u64 = [](const Big& b) { return b.n == 0 ? 0 : b.n == 1 ? uint64_t(b.m[0]) : uint64_t(b.m[1]) << 32 | b.m[0]; };
   if (r.n.ovf || r.d.ovf || r.n.n > 2 || r.d.n > 2 || r.d.n == 0) return 0;
   const uint64_t d = u64(r.d);
   return d / gcd64(u64(r.n), d);
@@ -641,18 +643,10 @@ double resize_exact_den(const ResizePlan& plan, int64_t i, ExactTaps* c) {
       }
       // reduced: the gcd of the denominator and every numerator divided out (the 1.5x
       // half_pixel tie, weights 1/2 and 1/2, has 12 for its denominator)
-      const auto u64 = [](const Big& b) { return b.n == 0 ? 0 : b.n == 1 ? uint64_t(b.m[0]) : uint64_t(b.m[1]) << 32 | b.m[0]; };
       den[o] = INFINITY;
       if (t.ok && !t.den.ovf && t.den.n <= 2) {
         uint64_t g = u64(t.den);
-        for (int k = 0; k < t.n && g > 1; ++k) {
-          uint64_t r = t.k[k].n <= 2 && !t.k[k].ovf ? u64(t.k[k]) : 1;
-          while (r) {
-            const uint64_t m = g % r;
-            g = r;
-            r = m;
-          }
-        }
+        for (int k = 0; k < t.n && g > 1; ++k) g = gcd64(g, t.k[k].n <= 2 && !t.k[k].ovf ? u64(t.k[k]) : 1);
         den[o] = double(u64(t.den) / g) * (1 + 0x1p-40);
       }
     }
