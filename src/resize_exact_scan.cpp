@@ -116,11 +116,12 @@ double round_as(int mode, double w) {
 }
 
 // Whether v lies within eps of a rounding boundary: d = |v - nearest integer| (exact:
-// Sterbenz) at least 0.5 - eps (half to even, half up) or at most eps (truncation). NaN:
-// never.
+// Sterbenz) at least 0.5 - eps (half to even, half up) or at most eps (truncation, but not
+// near 0 when eps < 1/4: the exact value is then in (-1, 1), which truncates to 0, so black
+// regions cost nothing). NaN: never.
 inline bool near_boundary(double v, double eps, bool trunc) {
-  const double d = std::fabs(v - std::nearbyint(v));
-  return trunc ? d <= eps : d >= 0.5 - eps;
+  const double r = std::nearbyint(v), d = std::fabs(v - r);
+  return trunc ? d <= eps && (r != 0 || eps >= 0.25) : d >= 0.5 - eps;
 }
 
 // The boundary nearest v: an integer (truncation), else k + 1/2.
@@ -130,7 +131,7 @@ inline double boundary(double v, bool trunc) {
 
 #if OSW_HAVE_SIMD
 // Whether either of the two doubles at v may lie near a boundary (near_boundary's test on
-// both lanes; vlo = 0.5 - eps, ve = eps splatted).
+// both lanes, without truncation's exception at 0; vlo = 0.5 - eps, ve = eps splatted).
 inline bool pair_near(const double* v, v128_t vlo, v128_t ve, bool trunc) {
   const v128_t a = wasm_v128_load(v);
   const v128_t d = wasm_f64x2_abs(wasm_f64x2_sub(a, wasm_f64x2_nearest(a)));
@@ -272,12 +273,15 @@ int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
   if (double(lo) > 0.5 - f.eps) lo = std::nextafter(lo, 0.0f);
   if (double(e) < f.eps) e = std::nextafter(e, 1.0f);
   const v128_t vlo = wasm_f32x4_splat(lo), ve = wasm_f32x4_splat(e), h = wasm_f32x4_splat(0.5f);
+  // (truncation's values near 0 need nothing when eps < 1/4: near_boundary; else NaN,
+  // equal to nothing)
+  const v128_t zero = wasm_f32x4_splat(f.eps < 0.25 ? 0.0f : NAN);
   // The lanes of v rounded by the compat's rule (truncation: by the store's trunc_sat), and
   // the mask of those near a boundary, which under snap are set to the boundary's rounding
   // (an integer under truncation, else k + 1/2: |v| < 2^22, so these steps are exact).
   const auto round4 = [&](v128_t a, v128_t* near) {
     const v128_t r = wasm_f32x4_nearest(a), d = wasm_f32x4_abs(wasm_f32x4_sub(a, r));
-    *near = trunc ? wasm_f32x4_le(d, ve) : wasm_f32x4_ge(d, vlo);
+    *near = trunc ? wasm_v128_andnot(wasm_f32x4_le(d, ve), wasm_f32x4_eq(r, zero)) : wasm_f32x4_ge(d, vlo);
     const v128_t out = trunc ? a : up ? wasm_f32x4_floor(wasm_f32x4_add(a, h)) : r;
     if (!snap) return out;
     const v128_t b = wasm_f32x4_add(wasm_f32x4_nearest(wasm_f32x4_sub(a, h)), h);

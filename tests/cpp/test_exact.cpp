@@ -303,3 +303,29 @@ TEST_CASE("exact: int64, uint64 outputs round as their exact value", "[exact]") 
   check_type<int64_t>(DType::Int64, 7, 700);
   check_type<uint64_t>(DType::UInt64, 8, 700);
 }
+
+// Truncation (compat 'onnxruntime') skips values near 0 only while the error bound is below
+// 1/4 (the exact value is then in (-1, 1), which truncates to 0). int64 values near 2^60
+// have a bound of hundreds: (2^60 + 3 - 2^60) / 2 is computed as 0 in double, and its exact
+// value 1.5 truncates to 1.
+TEST_CASE("exact: truncation near 0 with a large error bound is still decided", "[exact]") {
+  ResizeAttrs at;
+  at.mode = ResizeMode::Linear;
+  at.coord = CoordMode::AlignCorners;
+  at.compat = Compat::OnnxRuntime;
+  ResizeInputs in;
+  in.has_sizes = true;
+  in.n_axes = 1;
+  in.sizes[0] = 3;  // output 1 at x = 0.5: weights 1/2, 1/2
+  const int64_t dims[1] = {2};
+  ResizePlan plan;
+  ResizeOptions opts;
+  opts.type = DType::Int64;
+  REQUIRE(resize_plan(at, in, 1, dims, &plan, opts).ok());
+  const int64_t big = int64_t(1) << 60;
+  std::vector<int64_t> x = {big, 3 - big}, y(3, 7);
+  REQUIRE(run_plan(plan, DType::Int64, x.data(), y.data()).ok());
+  CHECK(y[0] == big);
+  CHECK(y[1] == 1);
+  CHECK(y[2] == 3 - big);
+}
