@@ -185,12 +185,16 @@ bool nearest_grid_block(const GridSamplePlan& plan, const GridSampleRange& range
 // Writes count taps to off/w and returns count. A NaN coordinate gives one tap of weight NaN
 // at offset 0 (the caller guarantees in_size > 0), so the output is NaN for floating-point
 // X and, through saturate_round, 0 for integer X. wd: scratch of max_taps doubles.
-template <typename G, typename C, typename Off>
-Off plan_location(const GridSampleAttrs& attrs, const Geometry& geo, const G* gv, Off* off,
-                  C* w, double* wd) {
+// (One instantiation per C and Off: the grid's type is a flag, g_f32.)
+template <typename C, typename Off>
+Off plan_location_of(const GridSampleAttrs& attrs, const Geometry& geo, const void* grid, bool g_f32,
+                     Off* off, C* w, double* wd) {
   const int r = geo.r;
+  auto gv = [grid, g_f32](int k) {
+    return g_f32 ? static_cast<double>(static_cast<const float*>(grid)[k]) : static_cast<const double*>(grid)[k];
+  };
   for (int k = 0; k < r && !attrs.ort; ++k) {  // (compat 'onnxruntime': axis_taps_ort)
-    if (std::isnan(static_cast<double>(gv[k]))) {
+    if (std::isnan(gv(k))) {
       off[0] = 0;
       w[0] = std::numeric_limits<C>::quiet_NaN();
       return 1;
@@ -204,8 +208,7 @@ Off plan_location(const GridSampleAttrs& attrs, const Geometry& geo, const G* gv
   wd[0] = 1.0;
   gs::AxisTaps t;
   for (int a = 0; a < r; ++a) {
-    gs::grid_axis_taps(attrs, geo.len[a], static_cast<double>(gv[r - 1 - a]),
-                       std::is_same<G, float>::value, &t);
+    gs::grid_axis_taps(attrs, geo.len[a], gv(r - 1 - a), g_f32, &t);
     const int c = t.count;
     if (c == 0) return 0;  // zeros padding: every tap out of bounds
     for (int64_t i = m - 1; i >= 0; --i) {
@@ -220,6 +223,12 @@ Off plan_location(const GridSampleAttrs& attrs, const Geometry& geo, const G* gv
   }
   for (int64_t k = 0; k < m; ++k) w[k] = static_cast<C>(wd[k]);
   return static_cast<Off>(m);
+}
+
+template <typename G, typename C, typename Off>
+inline Off plan_location(const GridSampleAttrs& attrs, const Geometry& geo, const G* gv, Off* off,
+                         C* w, double* wd) {
+  return plan_location_of<C, Off>(attrs, geo, gv, std::is_same<G, float>::value, off, w, wd);
 }
 
 // ---- run -------------------------------------------------------------------------------
