@@ -204,6 +204,14 @@ void axis_taps(GridMode mode, PaddingMode padding, bool align_corners, int64_t L
   pad_taps(padding, L, lo, hi, idx, wt, n, out);
 }
 
+__attribute__((minsize)) double ort_coordinate(bool ac, int64_t L, double g, bool g_f32) {
+  auto r = [g_f32](double v) { return g_f32 ? static_cast<double>(static_cast<float>(v)) : v; };
+  const double x = ac ? r(r(r(g + 1.0) / 2.0) * static_cast<double>(r(double(L - 1))))
+                      : r(r(r(r(g + 1.0) * r(double(L))) - 1.0) / 2.0);
+  if (std::fabs(x) <= 0x1p62) return x;
+  return ac ? 0.0 : -0.5;  // NaN, +-Inf, huge: the lower reflection border
+}
+
 // compat 'onnxruntime' (gridsample.h): ONNX Runtime's arithmetic in the grid's type, here
 // in double with every result rounded to float32 when the grid is float32 (r): for +, -, *
 // and / of two float32 values, the double result rounded to float32 is float32's own result
@@ -214,11 +222,9 @@ __attribute__((minsize)) void axis_taps_ort(GridMode mode, PaddingMode padding, 
   out->count = 0;
   if (L <= 0) return;
   auto r = [g_f32](double v) { return g_f32 ? static_cast<double>(static_cast<float>(v)) : v; };
-  double x = ac ? r(r(r(g + 1.0) / 2.0) * static_cast<double>(r(double(L - 1))))
-                : r(r(r(r(g + 1.0) * r(double(L))) - 1.0) / 2.0);
+  const double x = ort_coordinate(ac, L, g, g_f32);
   double lo, hi;
   reflection_bounds(L, ac, &lo, &hi);
-  if (!(std::fabs(x) <= 0x1p62)) x = lo;  // NaN, +-Inf, huge
   const double f = std::floor(x);
   double idx[4], wt[4];
   int n = 1;

@@ -102,6 +102,10 @@ void axis_taps(GridMode mode, PaddingMode padding, bool align_corners, int64_t L
 void axis_taps_ort(GridMode mode, PaddingMode padding, bool align_corners, int64_t L, double g,
                    bool g_f32, AxisTaps* out);
 
+// compat 'onnxruntime': axis_taps_ort's coordinate x of grid value g (NaN, +-Inf or
+// |x| > 2^62 replaced by the lower border).
+double ort_coordinate(bool align_corners, int64_t L, double g, bool g_f32);
+
 // The taps of one axis from the grid value g (g_f32: the grid is float32): axis_taps of
 // unnormalize(g), or under attrs.ort axis_taps_ort.
 void grid_axis_taps(const GridSampleAttrs& attrs, int64_t L, double g, bool g_f32, AxisTaps* out);

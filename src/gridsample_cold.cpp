@@ -182,6 +182,7 @@ Status run_converted(const GridSamplePlan& plan, const GridSampleRange& range, c
   yv.data = yf;
   gv.type = plan.grid_type;
   const int mode = plan.attrs.integer_rounding;
+  const bool is_integer = t != DType::Float16 && t != DType::BFloat16 && t != DType::Bool;
   const int64_t gs = plan.grid_type == DType::Float64 ? 8 : 4;
   const unsigned char* xb = static_cast<const unsigned char*>(x.data);
   unsigned char* yb = static_cast<unsigned char*>(y->data);
@@ -193,9 +194,19 @@ Status run_converted(const GridSamplePlan& plan, const GridSampleRange& range, c
     Status st = wide ? gs_exec::dispatch_grid<double>(sub, part, xv, gv, &yv, ws)
                         : gridsample_run_hot(sub, part, xv, gv, &yv, ws);
     if (!st.ok()) return st;
+    // Integer outputs within float error of a rounding boundary decided exactly
+    // (gridsample_exact.cpp: before the narrowing, or for 64-bit after it); nearest outputs
+    // are copies.
+    TensorView xr = x;
+    xr.data = const_cast<unsigned char*>(xn);
+    unsigned char* yn = yb + first * geo.out_size * es;
+    const bool exact = is_integer && plan.attrs.mode != GridMode::Nearest;
+    bool ok = !(exact && es < 8) || gs_exec::exact_fix(plan, xr, gv.data, cc, j_begin, j_end, yf, yn, ws);
     for (int64_t p = 0; p < cc; ++p)
       convert_step(Step::Narrow, t, yf + (p * geo.out_size + j_begin) * cs,
-                   yb + ((first + p) * geo.out_size + j_begin) * es, j_end - j_begin, mode);
+                   yn + (p * geo.out_size + j_begin) * es, j_end - j_begin, mode);
+    ok = ok && (!(exact && es == 8) || gs_exec::exact_fix(plan, xr, gv.data, cc, j_begin, j_end, yf, yn, ws));
+    if (!ok) return out_of_memory("GridSample taps", plan.max_taps * 24, limit);
     if (convert_step(Step::Inexact, t, xn, nullptr, cc * geo.in_size, 0)) {
       const bool g64 = plan.grid_type == DType::Float64;
       if (wide)

@@ -46,30 +46,20 @@
 #include <cstring>
 #include <new>
 
+#include "exact_int.h"
 #include "elem.h"
 #include "resize.h"
 
 namespace osw {
 
-namespace {
-
-// Signed big integers of at most kLimbs 32-bit limbs (1536 bits: the products of three
-// axes' cubic denominators of float32 scales fit; a result that does not sets ovf, and the
-// output keeps its float rounding). No allocation: the download stays small.
-constexpr int kLimbs = 48;
-struct Big {
-  int n = 0;  // limbs in use (little-endian, no leading zeros)
-  bool neg = false;
-  bool ovf = false;
-  uint32_t m[kLimbs];
-};
+namespace exact {
 
 void trim(Big& a) {
   while (a.n > 0 && a.m[a.n - 1] == 0) --a.n;
   if (a.n == 0) a.neg = false;
 }
 
-Big from_u64(uint64_t v, bool neg = false) {
+Big from_u64(uint64_t v, bool neg) {
   Big b;
   b.m[0] = uint32_t(v);
   b.m[1] = uint32_t(v >> 32);
@@ -155,11 +145,6 @@ Big muli(const Big& a, int64_t v) { return mul(a, from_i64(v)); }
 
 int sign(const Big& a) { return a.n == 0 ? 0 : (a.neg ? -1 : 1); }
 
-// Exact rationals n / d, d > 0, never reduced (the formulas are short).
-struct Rat {
-  Big n, d;
-};
-
 Rat rat(int64_t v) { return {from_i64(v), from_i64(1)}; }
 
 // A finite double is m * 2^e exactly. Not finite (a NaN cubic_a, say): overflowed, so that
@@ -200,6 +185,168 @@ Rat rdiv(const Rat& a, const Rat& b) {
   return r;
 }
 
+// Keys' cubic kernel at u / q (u >= 0) times b q^3 (a = A / B): an integer.
+Big cub(const Big& u, const Big& q, const Big& A, const Big& B) {
+  const Big q2 = mul(q, q), q3 = mul(q2, q), u2 = mul(u, u), u3 = mul(u2, u);
+  if (cmp_mag(u, q) <= 0)
+    return add(sub(mul(add(A, muli(B, 2)), u3), mul(mul(add(A, muli(B, 3)), u2), q)), mul(B, q3));
+  if (cmp_mag(u, muli(q, 2)) < 0)
+    return mul(A, sub(add(sub(u3, muli(mul(u2, q), 5)), muli(mul(u, q2), 8)), muli(q3, 4)));
+  return Big();
+}
+
+// floor(p / q) from a guess g (the plan's coordinate, within a few units): the f with
+// 0 <= p - f q < q, and that remainder.
+bool floor_near(const Big& p, const Big& q, double g, int64_t* f, Big* t) {
+  if (!(std::fabs(g) < 4e15)) return false;
+  *f = static_cast<int64_t>(std::floor(g));
+  *t = sub(p, muli(q, *f));
+  for (int i = 0; i < 64; ++i) {
+    if (t->neg) { --*f; *t = add(*t, q); continue; }
+    if (cmp_mag(*t, q) >= 0) { ++*f; *t = sub(*t, q); continue; }
+    return true;
+  }
+  return false;
+}
+
+// X's element i as a big integer.
+Big x_value(const TensorView& x, int64_t i) {
+  switch (x.type) {
+    case DType::UInt8: return from_i64(static_cast<const uint8_t*>(x.data)[i]);
+    case DType::Int8: return from_i64(static_cast<const int8_t*>(x.data)[i]);
+    case DType::UInt16: return from_i64(static_cast<const uint16_t*>(x.data)[i]);
+    case DType::Int16: return from_i64(static_cast<const int16_t*>(x.data)[i]);
+    case DType::Int32: return from_i64(static_cast<const int32_t*>(x.data)[i]);
+    case DType::UInt32: return from_i64(static_cast<const uint32_t*>(x.data)[i]);
+    case DType::Int64: return from_i64(static_cast<const int64_t*>(x.data)[i]);
+    case DType::UInt64: return from_u64(static_cast<const uint64_t*>(x.data)[i]);
+    default: return Big();
+  }
+}
+
+// t / d (d > 0) roughly, in double, for the floor's correction steps.
+double ratio(const Big& t, const Big& d) {
+  auto top = [](const Big& b, int* e) {
+    const int n = b.n;
+    double v = 0;
+    const int lo = n > 3 ? n - 3 : 0;
+    for (int i = n; i-- > lo;) v = v * 0x1p32 + b.m[i];
+    *e = 32 * int(lo);
+    return b.neg ? -v : v;
+  };
+  int et, ed;
+  const double vt = top(t, &et), vd = top(d, &ed);
+  return std::ldexp(vt / vd, et - ed);
+}
+
+// num / den (den > 0) rounded by rule (0 half to even, 1 toward zero, 2 half up) into *out
+// (not saturated). guess: the value in float, where the floor's search starts.
+bool round_rational(const Big& num, const Big& den, double guess, int rule, Big* out) {
+  // f = floor(num / den) with remainder t in [0, den): from the float value, corrected in
+  // steps estimated in double (one or two unless the float value is far off).
+  Big f = rat(std::floor(std::fabs(guess) < 0x1p64 ? guess : 0.0)).n;
+  Big t = sub(num, mul(f, den));
+  for (int it = 0;; ++it) {
+    if (it == 200 || t.ovf) return false;
+    if (!t.neg && cmp_mag(t, den) < 0) break;
+    double q = std::floor(ratio(t, den));
+    if (q == 0) q = t.neg ? -1 : 1;
+    q = std::fmax(-0x1p62, std::fmin(0x1p62, q));
+    const Big step = from_i64(static_cast<int64_t>(q));
+    f = add(f, step);
+    t = sub(t, mul(step, den));
+  }
+  const int c = sign(sub(muli(t, 2), den));  // the fraction against 1/2
+  const bool odd = f.n > 0 && (f.m[0] & 1);
+  bool up;
+  switch (rule) {
+    case 1: up = f.neg && sign(t) != 0; break;      // truncation toward 0
+    case 2: up = c >= 0; break;                     // half up
+    default: up = c > 0 || (c == 0 && odd); break;  // half to even
+  }
+  *out = up ? add(f, from_i64(1)) : f;
+  return true;
+}
+
+// r saturated to integer type t and stored at p (t's bytes, little-endian two's complement).
+void store_saturated(Big r, DType t, void* p) {
+  const int64_t es = dtype_size(t);
+  const bool is_signed = t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64;
+  const uint64_t span = es == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * es)) - 1;
+  const Big blo = is_signed ? from_u64(span / 2 + 1, true) : Big();
+  const Big bhi = from_u64(is_signed ? span / 2 : span);
+  if (sign(sub(r, blo)) < 0) r = blo;
+  if (sign(sub(r, bhi)) > 0) r = bhi;
+  uint64_t bits = 0;  // two's complement, little-endian: the type's low bytes
+  for (int k = r.n; k-- > 0;) bits = (bits << 32) | r.m[k];
+  if (r.neg) bits = uint64_t(0) - bits;
+  std::memcpy(p, &bits, size_t(es));
+}
+
+// The largest magnitude of X's integer type; for 64-bit types, of X's first n elements.
+double magnitude(const TensorView& x, int64_t n) {
+  switch (x.type) {
+    case DType::UInt8: return 255;
+    case DType::Int8: return 128;
+    case DType::UInt16: return 65535;
+    case DType::Int16: return 32768;
+    case DType::Int32: return 2147483648.0;
+    case DType::UInt32: return 4294967295.0;
+    default: break;
+  }
+  double M = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = x.type == DType::Int64 ? std::fabs(double(static_cast<const int64_t*>(x.data)[i]))
+                                            : double(static_cast<const uint64_t*>(x.data)[i]);
+    M = v > M ? v : M;
+  }
+  return M;
+}
+
+// The linear (2) or cubic (4, a = ca) taps of the exact coordinate x = P / Q (guess: x in
+// double): the first tap's index floor(x) (linear) or floor(x) - 1 (cubic), and the
+// numerators k over den: with t = P - floor(x) Q, (Q - t, t) over Q, or Keys' kernel at
+// (t + Q, t, Q - t, 2Q - t) / Q over B Q^3. False when the floor cannot be found.
+bool point_taps(const Rat& x, double guess, bool cubic, const Rat& ca, int64_t* first, Big* k, int* n,
+                Big* den) {
+  Big t;
+  if (x.n.ovf || x.d.ovf || !floor_near(x.n, x.d, guess, first, &t)) return false;
+  const Big& q = x.d;
+  if (!cubic) {
+    k[0] = sub(q, t);
+    k[1] = t;
+    *n = 2;
+    *den = q;
+    return true;
+  }
+  --*first;
+  const Big args[4] = {add(t, q), t, sub(q, t), sub(muli(q, 2), t)};
+  for (int i = 0; i < 4; ++i) k[i] = cub(args[i], q, ca.n, ca.d);
+  *n = 4;
+  *den = mul(ca.d, mul(q, mul(q, q)));
+  return true;
+}
+
+// sum over the taps of axes a.. of their numerators times X (offset: X's element so far).
+Big tap_sum(const TensorView& x, const Taps* taps, const int64_t* stride, int a, int rank,
+            int64_t offset) {
+  const Taps& t = taps[a];
+  Big s;
+  for (int j = 0; j < t.n; ++j) {
+    if (sign(t.k[j]) == 0) continue;
+    const int64_t off = offset + t.pos[j] * stride[a];
+    s = add(s, mul(t.k[j], a + 1 == rank ? x_value(x, off) : tap_sum(x, taps, stride, a + 1, rank, off)));
+  }
+  return s;
+}
+
+
+}  // namespace exact
+
+namespace {
+
+using namespace exact;
+
 // The exact input coordinate of output index o (resize_plan.h's formulas, in rationals).
 __attribute__((noinline)) Rat exact_coord(const ResizeAttrs& at, const AxisGeometry& g, int64_t o) {
   if (at.compat == Compat::OnnxRuntime)
@@ -233,42 +380,9 @@ __attribute__((noinline)) Rat exact_coord(const ResizeAttrs& at, const AxisGeome
   return x;
 }
 
-// Keys' cubic kernel at u / q (u >= 0) times b q^3 (a = A / B): an integer.
-Big cub(const Big& u, const Big& q, const Big& A, const Big& B) {
-  const Big q2 = mul(q, q), q3 = mul(q2, q), u2 = mul(u, u), u3 = mul(u2, u);
-  if (cmp_mag(u, q) <= 0)
-    return add(sub(mul(add(A, muli(B, 2)), u3), mul(mul(add(A, muli(B, 3)), u2), q)), mul(B, q3));
-  if (cmp_mag(u, muli(q, 2)) < 0)
-    return mul(A, sub(add(sub(u3, muli(mul(u2, q), 5)), muli(mul(u, q2), 8)), muli(q3, 4)));
-  return Big();
-}
-
-// The exact taps of one output of an axis: positions (clamped) and integer numerators over
-// den. False when the renormalisation is 0/0 (the output is NaN, 0 for integers) or the
-// floor could not be found from the plan's coordinate.
-struct Taps {
-  Buffer<int64_t> pos;
-  Buffer<Big> k;
-  int n = 0;
-  int64_t o = -1;  // the output index they are of (a row's outputs share the outer axes')
-  bool ok = false;
-  Big den;
-};
-
-// floor(p / q) from a guess g (the plan's coordinate, within a few units): the f with
-// 0 <= p - f q < q, and that remainder.
-bool floor_near(const Big& p, const Big& q, double g, int64_t* f, Big* t) {
-  if (!(std::fabs(g) < 4e15)) return false;
-  *f = static_cast<int64_t>(std::floor(g));
-  *t = sub(p, muli(q, *f));
-  for (int i = 0; i < 64; ++i) {
-    if (t->neg) { --*f; *t = add(*t, q); continue; }
-    if (cmp_mag(*t, q) >= 0) { ++*f; *t = sub(*t, q); continue; }
-    return true;
-  }
-  return false;
-}
-
+// The exact taps of output o of axis a (exact_int.h's Taps). False when the
+// renormalisation is 0/0 (the output is NaN, 0 for integers) or the floor could not be
+// found from the plan's coordinate.
 __attribute__((noinline)) bool exact_taps(const ResizePlan& plan, int a, int64_t o, Taps* tp) {
   const ResizeAttrs& at = plan.attrs;
   const AxisGeometry& g = plan.geo.axis[a];
@@ -294,22 +408,7 @@ __attribute__((noinline)) bool exact_taps(const ResizePlan& plan, int a, int64_t
   int64_t first = 0;
   Big natural;
   if (!(at.antialias && scale < 1.0)) {
-    int64_t f;
-    Big t;
-    if (!floor_near(x.n, x.d, guess, &f, &t)) return false;
-    const Big& q = x.d;
-    if (!cubic) {
-      first = f;
-      tp->k[0] = sub(q, t);
-      tp->k[1] = t;
-      tp->n = 2;
-      natural = q;
-    } else {
-      first = f - 1;
-      const Big args[4] = {add(t, q), t, sub(q, t), sub(muli(q, 2), t)};
-      for (const Big& u : args) tp->k[tp->n++] = cub(u, q, ca.n, ca.d);
-      natural = mul(ca.d, mul(q, mul(q, q)));
-    }
+    if (!point_taps(x, guess, cubic, ca, &first, &tp->k[0], &tp->n, &natural)) return false;
   } else {
     // ceil(x) - 1 = floor(x') with the remainder in (0, q]: floor of x - tiny.
     int64_t f;
@@ -365,65 +464,13 @@ __attribute__((noinline)) bool exact_taps(const ResizePlan& plan, int a, int64_t
   return true;
 }
 
-// X's element i as a big integer.
-Big x_value(const TensorView& x, int64_t i) {
-  switch (x.type) {
-    case DType::UInt8: return from_i64(static_cast<const uint8_t*>(x.data)[i]);
-    case DType::Int8: return from_i64(static_cast<const int8_t*>(x.data)[i]);
-    case DType::UInt16: return from_i64(static_cast<const uint16_t*>(x.data)[i]);
-    case DType::Int16: return from_i64(static_cast<const int16_t*>(x.data)[i]);
-    case DType::Int32: return from_i64(static_cast<const int32_t*>(x.data)[i]);
-    case DType::UInt32: return from_i64(static_cast<const uint32_t*>(x.data)[i]);
-    case DType::Int64: return from_i64(static_cast<const int64_t*>(x.data)[i]);
-    case DType::UInt64: return from_u64(static_cast<const uint64_t*>(x.data)[i]);
-    default: return Big();
-  }
-}
-
-// sum over the taps of axes a.. of their numerators times X (offset: X's element so far).
-Big tap_sum(const TensorView& x, const Taps* taps, const int64_t* stride, int a, int rank,
-            int64_t offset) {
-  const Taps& t = taps[a];
-  Big s;
-  for (int j = 0; j < t.n; ++j) {
-    if (sign(t.k[j]) == 0) continue;
-    const int64_t off = offset + t.pos[j] * stride[a];
-    s = add(s, mul(t.k[j], a + 1 == rank ? x_value(x, off) : tap_sum(x, taps, stride, a + 1, rank, off)));
-  }
-  return s;
-}
-
-
-// t / d (d > 0) roughly, in double, for the floor's correction steps.
-double ratio(const Big& t, const Big& d) {
-  auto top = [](const Big& b, int* e) {
-    const int n = b.n;
-    double v = 0;
-    const int lo = n > 3 ? n - 3 : 0;
-    for (int i = n; i-- > lo;) v = v * 0x1p32 + b.m[i];
-    *e = 32 * int(lo);
-    return b.neg ? -v : v;
-  };
-  int et, ed;
-  const double vt = top(t, &et), vd = top(d, &ed);
-  return std::ldexp(vt / vd, et - ed);
-}
-
-// The exact output of Y's element i, rounded by the plan's compat rule, into *out (not yet
-// saturated); false when it cannot be decided here (outside a crop box, a 0/0
-// renormalisation: NaN, 0 for integers).
-bool exact_output(const ResizePlan& plan, const TensorView& x, int64_t i, double guess, Taps* taps,
-                  Big* out) {
+// The exact output of Y's element at multi-index idx (X's strides: stride, resize_exact_slow
+// has checked the crop box), rounded by the plan's compat rule, into *out (not yet
+// saturated); false when it cannot be decided here (a 0/0 renormalisation: NaN, 0 for
+// integers).
+bool exact_output(const ResizePlan& plan, const TensorView& x, const int64_t* idx, const int64_t* stride,
+                  double guess, Taps* taps, Big* out) {
   const int rank = plan.rank;
-  int64_t idx[kMaxRank], stride[kMaxRank];
-  int64_t rest = i, st = 1;
-  for (int a = rank - 1; a >= 0; --a) {
-    idx[a] = rest % plan.out_dims[a];
-    rest /= plan.out_dims[a];
-    stride[a] = st;
-    st *= plan.in_dims[a];
-    if (plan.axis[a].outside.size() > idx[a] && plan.axis[a].outside[idx[a]]) return false;
-  }
   Big den = from_i64(1);
   for (int a = 0; a < rank; ++a) {
     if (taps[a].o != idx[a]) {
@@ -435,30 +482,7 @@ bool exact_output(const ResizePlan& plan, const TensorView& x, int64_t i, double
   }
   const Big num = tap_sum(x, taps, stride, 0, rank, 0);
   if (num.ovf || den.ovf) return false;
-  // f = floor(num / den) with remainder t in [0, den): from the float value, corrected in
-  // steps estimated in double (one or two unless the float value is far off).
-  Big f = rat(std::floor(std::fabs(guess) < 0x1p64 ? guess : 0.0)).n;
-  Big t = sub(num, mul(f, den));
-  for (int it = 0;; ++it) {
-    if (it == 200 || t.ovf) return false;
-    if (!t.neg && cmp_mag(t, den) < 0) break;
-    double q = std::floor(ratio(t, den));
-    if (q == 0) q = t.neg ? -1 : 1;
-    q = std::fmax(-0x1p62, std::fmin(0x1p62, q));
-    const Big step = from_i64(static_cast<int64_t>(q));
-    f = add(f, step);
-    t = sub(t, mul(step, den));
-  }
-  const int c = sign(sub(muli(t, 2), den));  // the fraction against 1/2
-  const bool odd = f.n > 0 && (f.m[0] & 1);
-  bool up;
-  switch (plan.attrs.compat) {
-    case Compat::OnnxRuntime: up = f.neg && sign(t) != 0; break;  // truncation toward 0
-    case Compat::PyTorch: up = c >= 0; break;                     // half up
-    default: up = c > 0 || (c == 0 && odd); break;                // half to even
-  }
-  *out = up ? add(f, from_i64(1)) : f;
-  return true;
+  return round_rational(num, den, guess, static_cast<int>(plan.attrs.compat), out);
 }
 
 }  // namespace
@@ -505,33 +529,11 @@ double bound(const ResizePlan& plan, double M, bool dbl, bool wide_x) {
   return M * prod * sum * (1 + 0x1p-20);
 }
 
-// The largest magnitude of X's type (32-bit and smaller).
-double type_range(DType t) {
-  switch (t) {
-    case DType::UInt8: return 255;
-    case DType::Int8: return 128;
-    case DType::UInt16: return 65535;
-    case DType::Int16: return 32768;
-    case DType::Int32: return 2147483648.0;
-    default: return 4294967295.0;
-  }
-}
-
 }  // namespace
 
 double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d) {
   const int64_t es = dtype_size(x.type);
-  double M = 0;
-  if (es < 8) {
-    M = type_range(x.type);
-  } else {  // 64-bit: the largest magnitude in X
-    const int64_t n = x.elements();
-    for (int64_t i = 0; i < n; ++i) {
-      const double v = x.type == DType::Int64 ? std::fabs(double(static_cast<const int64_t*>(x.data)[i]))
-                                              : double(static_cast<const uint64_t*>(x.data)[i]);
-      M = v > M ? v : M;
-    }
-  }
+  const double M = magnitude(x, x.elements());
   *eps_d = es < 4 ? bound(plan, M, true, false) : 0;
   return bound(plan, M, es >= 4, es == 8);
 }
@@ -657,69 +659,27 @@ double resize_exact_den(const ResizePlan& plan, int64_t i, ExactTaps* c) {
 
 void resize_exact_slow(const ResizePlan& plan, const TensorView& x, TensorView* y, int64_t i,
                        double v, ExactTaps* cache) {
-  const int64_t es = dtype_size(y->type);
-  const bool is_signed = y->type == DType::Int8 || y->type == DType::Int16 ||
-                         y->type == DType::Int32 || y->type == DType::Int64;
-  const uint64_t span = es == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * es)) - 1;
-  const Big blo = is_signed ? from_u64(span / 2 + 1, true) : Big();
-  const Big bhi = from_u64(is_signed ? span / 2 : span);
-  const int mode = static_cast<int>(plan.attrs.compat);
   Taps local[kMaxRank];
   Taps* taps = cache ? cache->t : local;
   Big r;
-  int64_t stride[kMaxRank], rest = i, st = 1;
-  int64_t lo[kMaxRank], hi[kMaxRank], at[kMaxRank], first = 0;
+  int64_t idx[kMaxRank], stride[kMaxRank], rest = i, st = 1, at = 0;
   for (int a = plan.rank - 1; a >= 0; --a) {
     const AxisPlan& ap = plan.axis[a];
-    const int64_t o = rest % plan.out_dims[a];
+    idx[a] = rest % plan.out_dims[a];
     rest /= plan.out_dims[a];
     stride[a] = st;
     st *= plan.in_dims[a];
-    if (ap.outside.size() > o && ap.outside[o]) return;
-    // The inputs the exact taps can read: the plan's, one more on each side (the exact
-    // coordinate's floor is the double one's, or next to it); an identity axis's own.
-    lo[a] = hi[a] = ap.index[o * ap.taps];
-    for (int k = 1; k < ap.count[o]; ++k) {
-      const int64_t p = ap.index[o * ap.taps + k];
-      lo[a] = p < lo[a] ? p : lo[a];
-      hi[a] = p > hi[a] ? p : hi[a];
-    }
-    if (!ap.identity) {
-      lo[a] = lo[a] > 0 ? lo[a] - 1 : 0;
-      hi[a] = hi[a] + 1 < ap.in ? hi[a] + 1 : hi[a];
-    }
-    at[a] = lo[a];
-    first += lo[a] * stride[a];
+    if (ap.outside.size() > idx[a] && ap.outside[idx[a]]) return;
   }
-  bool flat = false;
-  if (mode == 1 && !(plan.attrs.antialias && plan.attrs.mode == ResizeMode::Cubic)) {
-    // Every input it can read equal to c: the value is c (the exact weights sum to 1; a
-    // cubic antialias sum is not known to be non-zero). Flat regions under truncation (an
-    // integer is never near a half).
-    const int64_t xes = dtype_size(x.type);
-    const unsigned char* xb = static_cast<const unsigned char*>(x.data);
-    flat = true;
-    for (;;) {
-      int64_t off = 0;
-      for (int a = 0; a < plan.rank; ++a) off += at[a] * stride[a];
-      flat = flat && std::memcmp(xb + off * xes, xb + first * xes, size_t(xes)) == 0;
-      int a = plan.rank - 1;
-      while (a >= 0 && at[a] == hi[a]) {
-        at[a] = lo[a];
-        --a;
-      }
-      if (a < 0 || !flat) break;
-      ++at[a];
-    }
-  }
-  if (flat) r = x_value(x, first);
-  else if (!exact_output(plan, x, i, v, taps, &r)) return;
-  if (sign(sub(r, blo)) < 0) r = blo;
-  if (sign(sub(r, bhi)) > 0) r = bhi;
-  uint64_t bits = 0;  // two's complement, little-endian: the type's low bytes
-  for (int k = r.n; k-- > 0;) bits = (bits << 32) | r.m[k];
-  if (r.neg) bits = uint64_t(0) - bits;
-  std::memcpy(static_cast<unsigned char*>(y->data) + i * es, &bits, size_t(es));
+  // Under truncation, every input the exact taps can read equal to c: the value is c (the
+  // exact weights sum to 1; a cubic antialias sum is not known to be non-zero). Flat
+  // regions (an integer is never near a half, but always near an integer).
+  if (plan.attrs.compat == Compat::OnnxRuntime && !(plan.attrs.antialias && plan.attrs.mode == ResizeMode::Cubic) &&
+      resize_flat_box(plan, x, idx, stride, &at))
+    r = x_value(x, at);
+  else if (!exact_output(plan, x, idx, stride, v, taps, &r))
+    return;
+  store_saturated(r, y->type, static_cast<unsigned char*>(y->data) + i * dtype_size(y->type));
 }
 
 }  // namespace osw

@@ -63,5 +63,10 @@ double resize_exact_dmax(const ResizePlan& plan);
 double resize_exact_den(const ResizePlan& plan, int64_t i, ExactTaps* cache);
 void resize_exact_slow(const ResizePlan& plan, const TensorView& x, TensorView* y, int64_t i,
                        double v, ExactTaps* cache);
+// Compat 'onnxruntime' (truncation; its exact taps are the plan's): whether X holds one value
+// over every input the exact taps of the output at multi-index idx (X's strides: stride)
+// can read, and in *at the offset of one of them (resize_exact_scan.cpp).
+bool resize_flat_box(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
+                     const int64_t* stride, int64_t* at);
 
 }  // namespace osw

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "elem.h"
+#include "exact_int.h"
 #include "resize.h"
 #include "resize_exact.h"
 #include "simd.h"
@@ -42,52 +43,6 @@ double plan_sum(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
                        : x.type == DType::UInt8 ? x8[off] : x_double(x, off));
   }
   return s;
-}
-
-// Whether X (8- or 16-bit elements) holds one value over every input the exact taps of the
-// output at multi-index idx can read (compat 'onnxruntime': its exact coordinates are the
-// plan's doubles, so its taps are the plan's): on each axis the plan's taps, and one more
-// on each side where the plan dropped some. (It drops taps whose double weight is 0; under
-// this compat only at integer coordinates, where the exact weight is 0 too: none other in
-// 40 million outputs of 5 coordinate modes, linear and cubic. The margin does not rest on
-// that.) *at: the offset of one of them.
-// (Out of line: inside fix_one it was compiled for size, 1.5x slower on flat regions.)
-__attribute__((noinline)) bool flat_box(const ResizePlan& plan, const TensorView& x,
-                                        const int64_t* idx, const int64_t* stride, int64_t* at) {
-  int64_t span[kMaxRank], k[kMaxRank], st[kMaxRank], off = 0;
-  int n = 0;  // the axes of more than one input
-  for (int a = 0; a < plan.rank; ++a) {
-    const AxisPlan& ap = plan.axis[a];
-    const int32_t* ix = &ap.index[idx[a] * ap.taps];
-    const int c = ap.count[idx[a]];
-    int64_t lo = ix[0], hi = ix[c - 1];  // (clamped consecutive taps: in order)
-    if (c < ap.taps) {
-      lo = lo > 0 ? lo - 1 : 0;
-      hi = hi + 1 < ap.in ? hi + 1 : hi;
-    }
-    off += lo * stride[a];
-    if (hi > lo) {
-      span[n] = hi - lo;
-      k[n] = 0;
-      st[n++] = stride[a];
-    }
-  }
-  const bool wide = dtype_size(x.type) == 2;
-  const uint8_t* x8 = static_cast<const uint8_t*>(x.data);
-  const uint16_t* x16 = static_cast<const uint16_t*>(x.data);
-  *at = off;
-  const unsigned first = wide ? x16[off] : x8[off];
-  for (;;) {  // every input of the box, the last axis fastest; off follows k
-    int a = n - 1;
-    for (; a >= 0 && k[a] == span[a]; --a) {
-      off -= k[a] * st[a];
-      k[a] = 0;
-    }
-    if (a < 0) return true;
-    off += st[a];
-    ++k[a];
-    if ((wide ? x16[off] : x8[off]) != first) return false;
-  }
 }
 
 struct Fixer {
@@ -203,7 +158,7 @@ __attribute__((noinline, minsize)) void fix_one(const Fixer& f, int64_t i, doubl
     // in images, and each went to the big integers (1080p -> 720p linear with half the
     // image flat: 330 ms).
     int64_t at = 0;
-    if (f.mode == 1 && flat_box(plan, f.x, idx, stride, &at)) {
+    if (f.mode == 1 && resize_flat_box(plan, f.x, idx, stride, &at)) {
       store(f, i, x_double(f.x, at));
       return;
     }
@@ -220,6 +175,56 @@ __attribute__((noinline, minsize)) void fix_one(const Fixer& f, int64_t i, doubl
 }
 
 }  // namespace
+
+// Whether X holds one value over every input the exact taps of the
+// output at multi-index idx can read (compat 'onnxruntime': its exact coordinates are the
+// plan's doubles, so its taps are the plan's): on each axis the plan's taps, and one more
+// on each side where the plan dropped some. (It drops taps whose double weight is 0; under
+// this compat only at integer coordinates, where the exact weight is 0 too: none other in
+// 40 million outputs of 5 coordinate modes, linear and cubic. The margin does not rest on
+// that.) *at: the offset of one of them.
+// (Out of line: inside fix_one it was compiled for size, 1.5x slower on flat regions.)
+__attribute__((noinline)) bool resize_flat_box(const ResizePlan& plan, const TensorView& x,
+                                               const int64_t* idx, const int64_t* stride, int64_t* at) {
+  int64_t span[kMaxRank], k[kMaxRank], st[kMaxRank], off = 0;
+  int n = 0;  // the axes of more than one input
+  for (int a = 0; a < plan.rank; ++a) {
+    const AxisPlan& ap = plan.axis[a];
+    const int32_t* ix = &ap.index[idx[a] * ap.taps];
+    const int c = ap.count[idx[a]];
+    int64_t lo = ix[0], hi = ix[c - 1];  // (clamped consecutive taps: in order)
+    if (c < ap.taps) {
+      lo = lo > 0 ? lo - 1 : 0;
+      hi = hi + 1 < ap.in ? hi + 1 : hi;
+    }
+    off += lo * stride[a];
+    if (hi > lo) {
+      span[n] = hi - lo;
+      k[n] = 0;
+      st[n++] = stride[a];
+    }
+  }
+  const int64_t es = dtype_size(x.type);
+  auto load = [&x, es](int64_t o) -> uint64_t {
+    if (es == 1) return static_cast<const uint8_t*>(x.data)[o];
+    if (es == 2) return static_cast<const uint16_t*>(x.data)[o];
+    if (es == 4) return static_cast<const uint32_t*>(x.data)[o];
+    return static_cast<const uint64_t*>(x.data)[o];
+  };
+  *at = off;
+  const uint64_t first = load(off);
+  for (;;) {  // every input of the box, the last axis fastest; off follows k
+    int a = n - 1;
+    for (; a >= 0 && k[a] == span[a]; --a) {
+      off -= k[a] * st[a];
+      k[a] = 0;
+    }
+    if (a < 0) return true;
+    off += st[a];
+    ++k[a];
+    if (load(off) != first) return false;
+  }
+}
 
 __attribute__((minsize)) void resize_exact_fix(const ResizePlan& plan, const TensorView& x,
                                                const void* src, bool src_double, TensorView* y,
@@ -339,6 +344,30 @@ __attribute__((minsize)) void resize_exact_snap(void* src, bool src_double, int6
     for (; j < n; ++j)
       if (near_boundary(v[j], eps, trunc) && std::fabs(v[j]) < 0x1p51) v[j] = boundary(v[j], trunc);
   }
+}
+
+
+// (exact_int.h) SIMD over 4 floats at a time; the test in float over-selects (eps widened
+// by 2^-22, more than the float rounding of d - half), and the caller decides in double.
+int64_t exact::next_near(const float* v, int64_t n, double eps, bool trunc) {
+  const float e = static_cast<float>(eps) + 0x1p-22f, h = trunc ? 0.0f : 0.5f;
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  const v128_t ve = wasm_f32x4_splat(e), vh = wasm_f32x4_splat(h), one = wasm_f32x4_splat(1.0f);
+  const v128_t vt = wasm_i32x4_splat(trunc ? -1 : 0);
+  for (; i + 4 <= n; i += 4) {
+    const v128_t x = wasm_v128_load(v + i);
+    const v128_t d = wasm_f32x4_sub(x, wasm_f32x4_floor(x));
+    const v128_t m = wasm_v128_or(wasm_f32x4_le(wasm_f32x4_abs(wasm_f32x4_sub(d, vh)), ve),
+                                  wasm_v128_and(vt, wasm_f32x4_le(wasm_f32x4_sub(one, d), ve)));
+    if (wasm_v128_any_true(m)) break;
+  }
+#endif
+  for (; i < n; ++i) {
+    const float d = v[i] - std::floor(v[i]);
+    if (std::fabs(d - h) <= e || (trunc && 1.0f - d <= e)) return i;
+  }
+  return n;
 }
 
 }  // namespace osw
