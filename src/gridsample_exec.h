@@ -27,7 +27,8 @@ Status run(const GridSamplePlan& plan, const GridSampleRange& range, const T* x,
     return Status::Ok();
   }
   if constexpr (std::is_same<T, float>::value) {
-    if (plan.path == Path::Fast2d) return run_fast2d<G, Off>(plan, range, x, grid, y, ws);
+    if (plan.path == Path::Fast2d)
+      return run_fast2d<Off>(plan, range, x, grid, std::is_same<G, float>::value, y, ws);
   }
   return run_generic<T, G, Off>(plan, range, x, grid, y, ws);
 }

@@ -195,10 +195,9 @@ enum class LocationKind : int32_t {
 // (Inf * 0) gives NaN here instead of Inf. Both send the location to plan_location(),
 // which starts again from the grid value, and neither is fast (no fast location on an axis
 // of length 1).
-template <typename G>
-__attribute__((always_inline)) inline LocationKind classify_location_scalar(
-    const FastAxes& ax, const G* gv, int64_t* offset, float* w) {
-  const double g1w = static_cast<double>(gv[0]) + 1.0, g1h = static_cast<double>(gv[1]) + 1.0;
+__attribute__((always_inline)) inline LocationKind classify_scalar(const FastAxes& ax, double gw, double gh,
+                                                                   int64_t* offset, float* w) {
+  const double g1w = gw + 1.0, g1h = gh + 1.0;
   const double xw = ax.align ? g1w * 0.5 * ax.last_w : (g1w * ax.len_w - 1.0) * 0.5;
   const double xh = ax.align ? g1h * 0.5 * ax.last_h : (g1h * ax.len_h - 1.0) * 0.5;
   if (ax.zeros_outside(xw, xh)) return LocationKind::Zeros;
@@ -216,15 +215,18 @@ __attribute__((always_inline)) inline LocationKind classify_location_scalar(
   return LocationKind::Fast;
 }
 
+template <typename G>
+__attribute__((always_inline)) inline LocationKind classify_location_scalar(
+    const FastAxes& ax, const G* gv, int64_t* offset, float* w) {
+  return classify_scalar(ax, static_cast<double>(gv[0]), static_cast<double>(gv[1]), offset, w);
+}
+
 #if OSW_HAVE_SIMD
 // The same, both axes in f64x2 lanes [x (along W), y (along H)] where the arithmetic
 // allows (linear reflection reflects each axis first, so it takes the scalar rules).
-template <typename G>
-__attribute__((always_inline)) inline LocationKind classify_location_simd(
-    const FastAxes& ax, const G* gv, int64_t* offset, float* w) {
-  const v128_t g2 = std::is_same<G, float>::value
-                        ? wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(gv))
-                        : wasm_v128_load(gv);
+// (g2: the grid vector in f64x2 lanes.)
+__attribute__((always_inline)) inline LocationKind classify_simd(const FastAxes& ax, v128_t g2, int64_t* offset,
+                                                                 float* w) {
   const v128_t one = wasm_f64x2_splat(1.0), half = wasm_f64x2_splat(0.5);
   const v128_t len_1 = wasm_f64x2_make(ax.last_w, ax.last_h);
   const v128_t len = wasm_f64x2_make(ax.len_w, ax.len_h);
@@ -263,15 +265,29 @@ __attribute__((always_inline)) inline LocationKind classify_location_simd(
   *offset = iy * ax.W + ix;
   return LocationKind::Fast;
 }
-#endif
+
+// The grid vector at gv (float32 when g_f32, else float64) in f64x2 lanes.
+__attribute__((always_inline)) inline v128_t load_grid2(const void* gv, bool g_f32) {
+  return g_f32 ? wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(gv)) : wasm_v128_load(gv);
+}
 
 template <typename G>
-__attribute__((always_inline)) inline LocationKind classify_location(const FastAxes& ax, const G* gv,
+__attribute__((always_inline)) inline LocationKind classify_location_simd(
+    const FastAxes& ax, const G* gv, int64_t* offset, float* w) {
+  return classify_simd(ax, load_grid2(gv, std::is_same<G, float>::value), offset, w);
+}
+#endif
+
+// The location whose grid vector is at gv (float32 when g_f32, else float64): one copy of
+// the classification for both grid types, which differ only in this load.
+__attribute__((always_inline)) inline LocationKind classify_location(const FastAxes& ax, const void* gv, bool g_f32,
                                                                      int64_t* offset, float* w) {
 #if OSW_HAVE_SIMD
-  return classify_location_simd(ax, gv, offset, w);
+  return classify_simd(ax, load_grid2(gv, g_f32), offset, w);
 #else
-  return classify_location_scalar(ax, gv, offset, w);
+  const float* f = static_cast<const float*>(gv);
+  const double* d = static_cast<const double*>(gv);
+  return classify_scalar(ax, g_f32 ? double(f[0]) : d[0], g_f32 ? double(f[1]) : d[1], offset, w);
 #endif
 }
 
@@ -358,7 +374,7 @@ __attribute__((minsize)) Status bind_fast_plan(const GridSamplePlan& plan, int c
 // rows in one call or in several parts (the pipeline plans a block between the steps of
 // the previous one), then finish(). Owns the counters in between; the plan's own counts
 // are written by finish().
-template <typename G, typename Off>
+template <typename Off>
 class FastPlanBuilder {
  public:
   FastPlanBuilder(const FastAxes& ax, const GridSampleAttrs& attrs, const Geometry& geo,
@@ -368,9 +384,10 @@ class FastPlanBuilder {
   void begin() { n_ = Counts(); }
 
   // Classifies rows [r_begin, r_end) of block b, whose locations' grid vectors start at
-  // grid + 2 * b.first. (Out of line: inlined into the pipeline, it measured 4% slower on
-  // W5 and W6.)
-  [[gnu::noinline]] void add_rows(const G* grid, const Block& b, int64_t r_begin, int64_t r_end);
+  // grid + 2 * b.first (float32 elements when g_f32, else float64). (Out of line: inlined
+  // into the pipeline, it measured 4% slower on W5 and W6.)
+  [[gnu::noinline]] void add_rows(const void* grid, bool g_f32, const Block& b, int64_t r_begin,
+                                  int64_t r_end);
 
   // Pads the last group of four with copies of the last fast location; writes the counts.
   // (Once per block: compiled for size.)
@@ -391,9 +408,9 @@ class FastPlanBuilder {
   Counts n_;
 };
 
-template <typename G, typename Off>
-void FastPlanBuilder<G, Off>::add_rows(const G* grid, const Block& b, int64_t r_begin,
-                                       int64_t r_end) {
+template <typename Off>
+void FastPlanBuilder<Off>::add_rows(const void* grid, bool g_f32, const Block& b, int64_t r_begin,
+                                    int64_t r_end) {
   // Locals, so that the counters and constants stay in registers while the plan's arrays
   // are written.
   const FastAxes ax = ax_;
@@ -409,9 +426,9 @@ void FastPlanBuilder<G, Off>::add_rows(const G* grid, const Block& b, int64_t r_
     }
     for (int64_t c = 0; c < b.nw; ++c) {
       const int64_t j = r * out_w + c;
-      const G* gv = grid + (b.first + j) * 2;
+      const void* gv = static_cast<const char*>(grid) + (b.first + j) * (g_f32 ? 8 : 16);
       int64_t o;
-      switch (classify_location(ax, gv, &o, w_next)) {
+      switch (classify_location(ax, gv, g_f32, &o, w_next)) {
         case LocationKind::Zeros:
           if (n.nz > 0 && p.zr[2 * n.nz - 2] + p.zr[2 * n.nz - 1] == j) {
             ++p.zr[2 * n.nz - 1];
@@ -422,7 +439,7 @@ void FastPlanBuilder<G, Off>::add_rows(const G* grid, const Block& b, int64_t r_
           }
           break;
         case LocationKind::Generic:
-          p.gcount[n.ng] = plan_location<G, float, Off>(attrs_, geo_, gv, p.goff + n.ng * max_taps_,
+          p.gcount[n.ng] = plan_location_of<float, Off>(attrs_, geo_, gv, g_f32, p.goff + n.ng * max_taps_,
                                                         p.gw + n.ng * max_taps_, wd_);
           p.gen[n.ng++] = j;
           break;
@@ -440,8 +457,8 @@ void FastPlanBuilder<G, Off>::add_rows(const G* grid, const Block& b, int64_t r_
   n_ = n;
 }
 
-template <typename G, typename Off>
-void FastPlanBuilder<G, Off>::finish() {
+template <typename Off>
+void FastPlanBuilder<Off>::finish() {
   FastPlan<Off>& p = *out_;
   const int64_t nf = n_.nf;
   for (int64_t f = nf; nf > 0 && f % 4 != 0; ++f) {
@@ -661,9 +678,9 @@ inline void pipeline_blocks(const GridSamplePlan& plan, int64_t b_begin, int64_t
 
 // The fast path over `range`: per batch item, the pipeline over the range's blocks, one
 // step per channel of the range.
-template <typename G, typename Off>
+template <typename Off>
 Status run_fast2d(const GridSamplePlan& plan, const GridSampleRange& range, const float* x,
-                  const G* grid, float* y, GridSampleWorkspace* ws) {
+                  const void* grid, bool g_f32, float* y, GridSampleWorkspace* ws) {
   const Geometry& geo = plan.geo;
   const bool cubic = plan.attrs.mode == GridMode::Cubic;
   const int64_t max_taps = plan.max_taps;
@@ -675,7 +692,7 @@ Status run_fast2d(const GridSamplePlan& plan, const GridSampleRange& range, cons
   if (!wd) return out_of_memory("GridSample scratch", max_taps * 8, plan.max_bytes);
 
   const FastAxes ax(plan.attrs, geo);
-  FastPlanBuilder<G, Off> builders[2] = {{ax, plan.attrs, geo, max_taps, wd, &fp[0]},
+  FastPlanBuilder<Off> builders[2] = {{ax, plan.attrs, geo, max_taps, wd, &fp[0]},
                                          {ax, plan.attrs, geo, max_taps, wd, &fp[1]}};
   const int64_t W = geo.len[1];
   // Rows of X a fast location reads from its top-left offset on: 2 (linear) or 4 (cubic).
@@ -685,11 +702,11 @@ Status run_fast2d(const GridSamplePlan& plan, const GridSampleRange& range, cons
     const float* x_n = x + n * geo.c * geo.in_size;
     if (cubic && planes * geo.in_size <= kTouchMaxBytes / int64_t(sizeof(float)))
       ws->touch_sink = touch_in_order(x_n + c0 * geo.in_size, planes * geo.in_size);
-    const G* grid_n = grid + n * geo.out_size * 2;
+    const void* grid_n = static_cast<const char*>(grid) + n * geo.out_size * (g_f32 ? 8 : 16);
     auto plan_rows = [&](const Block& b, int64_t r_begin, int64_t r_end, int copy) {
-      FastPlanBuilder<G, Off>& builder = builders[copy];
+      FastPlanBuilder<Off>& builder = builders[copy];
       if (r_begin == 0) builder.begin();
-      builder.add_rows(grid_n, b, r_begin, r_end);
+      builder.add_rows(grid_n, g_f32, b, r_begin, r_end);
       if (r_end == b.nh) builder.finish();
     };
     auto work = [&](const Block& b, int copy, int64_t step) {

@@ -1378,11 +1378,10 @@ TEST_CASE("gridsample: the fast path's kernel twins agree bit for bit", "[gridsa
         REQUIRE(osw::gs_exec::bind_fast_plan<int32_t>(plan, 1, &ws.tables[0], &fp).ok());
         std::vector<double> wd(static_cast<size_t>(plan.max_taps));
         const osw::gs_exec::FastAxes ax(a, plan.geo);
-        osw::gs_exec::FastPlanBuilder<double, int32_t> builder(ax, a, plan.geo, plan.max_taps,
-                                                               wd.data(), &fp);
+        osw::gs_exec::FastPlanBuilder<int32_t> builder(ax, a, plan.geo, plan.max_taps, wd.data(), &fp);
         const osw::gs_exec::Block b = osw::gs_exec::fast_block_at(plan, 0);
         builder.begin();
-        builder.add_rows(g.data(), b, 0, b.nh);
+        builder.add_rows(g.data(), false, b, 0, b.nh);
         builder.finish();
         fast_seen += fp.nf;
         const float poison = -1234.5f;
