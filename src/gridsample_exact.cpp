@@ -39,6 +39,8 @@
 // first recomputed in double from plan_location's double weights (bound: the same with
 // uc = u, uf = 0). A value within eps of a boundary whose D is below 1 / (4 eps) is that
 // boundary (a multiple of 1/2 other than it is 1 / (2 D) > 2 eps away): decided at once.
+// 32/64-bit values, whose M makes the coordinate term large: a location whose coordinates
+// the double path computes exactly (den_log2's *exact) snaps against the bound with dx = 0.
 #include <cmath>
 #include <cstring>
 
@@ -65,10 +67,15 @@ int frac_bits(double v) {
 }
 
 // log2 of a bound of the exact denominator of location gv's outputs (inf: not known).
-double den_log2(const GridSamplePlan& plan, const double* gv) {
+// *exact: whether the double path computes the coordinates exactly (default compat, zeros or
+// border padding): (g + 1), its product by L (or by L - 1 after / 2) and the - 1 each fit in
+// 53 bits when b + e_g + e_L + 1 <= 53 (|g| + 2 < 2^e_g, L + 1 < 2^e_L). The bound's
+// coordinate term is then 0.
+double den_log2(const GridSamplePlan& plan, const double* gv, bool* exact) {
   const GridSampleAttrs& at = plan.attrs;
   const bool f32 = plan.grid_type == DType::Float32;
   double e = 0;
+  *exact = !at.ort && at.padding != PaddingMode::Reflection;
   for (int a = 0; a < plan.geo.r; ++a) {
     const double g = gv[plan.geo.r - 1 - a];
     if (!std::isfinite(g)) return INFINITY;
@@ -79,6 +86,10 @@ double den_log2(const GridSamplePlan& plan, const double* gv) {
     const double b = at.ort ? frac_bits(gs::ort_coordinate(at.align_corners, plan.geo.len[a], g, f32))
                             : (fb > v ? fb - v : 0) + 1;
     e += at.mode == GridMode::Cubic ? 2 + 3 * b : b;
+    int eg = 0, el = 0;
+    std::frexp(std::fabs(g) + 2, &eg);
+    std::frexp(static_cast<double>(len) + 2, &el);
+    *exact = *exact && fb + eg + el + 1 <= 53;
   }
   return e;
 }
@@ -134,7 +145,8 @@ bool exact_axis(const GridSampleAttrs& at, int64_t L, double g, bool g_f32, Taps
   return !out->den.ovf;
 }
 
-// The bound of the top comment: kernels in float (uf: weights rounded to float) or double.
+// The bound of the top comment: kernels in float (uf: weights rounded to float) or double;
+// xr null: for coordinates computed exactly (dx = 0).
 double bound(const GridSamplePlan& plan, double M, bool f32, bool wide_x, const double* xr) {
   const double u = 0x1p-53, uc = f32 ? 0x1p-24 : u, uf = f32 ? 0x1p-24 : 0;
   const bool cubic = plan.attrs.mode == GridMode::Cubic;
@@ -142,7 +154,7 @@ double bound(const GridSamplePlan& plan, double M, bool f32, bool wide_x, const 
   double P = 1, Lp = 1, K = 1;
   for (int a = 0; a < r; ++a) {
     const double len = static_cast<double>(plan.geo.len[a]);
-    const double X = plan.attrs.ort ? 0 : (plan.attrs.padding == PaddingMode::Reflection ? xr[a] : 4 * len + 16);
+    const double X = plan.attrs.ort || !xr ? 0 : (plan.attrs.padding == PaddingMode::Reflection ? xr[a] : 4 * len + 16);
     const double dx = 8 * u * X, La = cubic ? 1.375 : 1.0;
     const double da = cubic ? 4 * (1.5 * (dx + 2 * u) + 240 * u) + 4 * u * La : 2 * (dx + u) + 2 * u * La;
     P *= La + da;
@@ -210,6 +222,9 @@ bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid
   }
   const double eps = bound(plan, M, !wide, es == 8, xr);
   const double eps_d = wide ? 0 : bound(plan, M, false, false, xr);
+  // 32/64-bit: the bound of locations whose coordinates are exact in double (most float32
+  // grid values), where the coordinate term would keep ties of large values from snapping
+  const double eps_x = wide ? bound(plan, M, false, es == 8, nullptr) : eps;
   const int64_t taps = plan.max_taps, limit = plan.max_bytes;
   Off* off = nullptr;
   double* w = nullptr;
@@ -227,6 +242,8 @@ bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid
   int snap = 0, snap_d = 0;  // D <= 2^-snap: D < 1 / (4 eps)
   std::frexp(4 * eps, &snap);
   std::frexp(4 * eps_d, &snap_d);
+  int snap_x = 0;
+  std::frexp(4 * eps_x, &snap_x);
   TensorView xc = x;
   for (int64_t c = 0; c < c_count; ++c) {
     xc.data = static_cast<unsigned char*>(x.data) + c * geo.in_size * es;
@@ -242,8 +259,10 @@ bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid
       if (!near(v, eps, rule, &b)) continue;
       double gv[kMaxRank];
       for (int a = 0; a < r; ++a) gv[a] = grid(j * r + a);
-      const double e2 = den_log2(plan, gv);
-      if (std::fabs(v) < 0x1p51 && e2 <= -snap) {
+      bool xe;
+      const double e2 = den_log2(plan, gv, &xe);
+      if (std::fabs(v) < 0x1p51 &&
+          (e2 <= -snap || (xe && e2 <= -snap_x && std::fabs(v - b) <= eps_x))) {
         decide(i, into_src ? b : round_rule(b, rule));  // D < 1 / (4 eps): the exact value is b
         continue;
       }
