@@ -20,19 +20,14 @@
 
 #include "resize.h"
 #include "test_plan.h"
+#include "test_exact_ref.h"
 #include "test_rng.h"
 
 using namespace osw;
 
 namespace {
 
-using i128 = __int128;
-
-i128 fdiv(i128 p, i128 q) {  // floor(p / q), q > 0
-  i128 f = p / q;
-  if (f * q > p) --f;
-  return f;
-}
+using namespace exact_ref;
 
 struct Tap {
   int64_t pos;
@@ -44,23 +39,6 @@ struct AxisRef {
   i128 den = 1;
   bool ok = true;
 };
-
-// Keys' kernel at u / q (u >= 0) times b q^3, a = an / b.
-i128 keys(i128 u, i128 q, i128 an, i128 b) {
-  if (u <= q) return (an + 2 * b) * u * u * u - (an + 3 * b) * u * u * q + b * q * q * q;
-  if (u < 2 * q) return an * (u * u * u - 5 * u * u * q + 8 * u * q * q - 4 * q * q * q);
-  return 0;
-}
-
-// A double as p / 2^k.
-void dyadic(double v, i128* p, i128* q) {
-  *q = 1;
-  while (v != std::floor(v)) {
-    v *= 2;
-    *q *= 2;
-  }
-  *p = static_cast<i128>(v);
-}
 
 AxisRef axis_ref(const ResizePlan& plan, int a, int64_t o) {
   const ResizeAttrs& at = plan.attrs;
@@ -92,7 +70,7 @@ AxisRef axis_ref(const ResizePlan& plan, int a, int64_t o) {
   std::vector<i128> k;
   if (at.antialias && out < in) {  // linear only here
     const i128 base = fdiv(P - 1, Q), rr = P - base * Q;  // ceil(x) - 1, remainder in (0, Q]
-    const int64_t start = int64_t(fdiv(-in, out)) + 1, end = start + (2 - 2 * start);
+    const int64_t start = int64_t(fdiv(i128(-in), i128(out))) + 1, end = start + (2 - 2 * start);
     const i128 R = Q * in;
     i128 sum = 0;
     for (int64_t i = start; i < end; ++i) {
@@ -132,17 +110,6 @@ AxisRef axis_ref(const ResizePlan& plan, int a, int64_t o) {
   }
   return r;
 }
-
-template <typename I>
-I saturate(i128 v) {
-  if (v < i128(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
-  if (v > i128(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
-  return I(v);
-}
-
-struct Stats {
-  int64_t outputs = 0, ties = 0, below = 0, above = 0, wrong = 0;
-};
 
 // Exact value of output i of plan on X (rank 1 or 2), rounded by the compat's rule.
 template <typename I>

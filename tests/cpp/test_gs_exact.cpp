@@ -22,37 +22,14 @@
 #include <vector>
 
 #include "gridsample.h"
+#include "test_exact_ref.h"
 #include "test_rng.h"
 
 using namespace osw;
 
 namespace {
 
-using i128 = __int128;
-
-i128 fdiv(i128 p, i128 q) {  // floor(p / q), q > 0
-  i128 f = p / q;
-  if (f * q > p) --f;
-  return f;
-}
-
-// A finite double as p / 2^k.
-void dyadic(double v, i128* p, i128* q) {
-  *q = 1;
-  while (v != std::floor(v)) {
-    v *= 2;
-    *q *= 2;
-  }
-  *p = static_cast<i128>(v);
-}
-
-// Keys' kernel (a = -3/4) at u / q (u >= 0) times 4 q^3.
-i128 keys(i128 u, i128 q) {
-  const i128 an = -3, b = 4;
-  if (u <= q) return (an + 2 * b) * u * u * u - (an + 3 * b) * u * u * q + b * q * q * q;
-  if (u < 2 * q) return an * (u * u * u - 5 * u * u * q + 8 * u * q * q - 4 * q * q * q);
-  return 0;
-}
+using namespace exact_ref;
 
 // p reflected into [lo, hi] (integers in units of 1 / Q).
 i128 reflect_q(i128 p, i128 lo, i128 hi) {
@@ -106,7 +83,7 @@ AxisRef axis_ref(const GridSampleAttrs& at, int64_t L, double g, bool g_f32) {
     r.den = Q;
   } else {
     const i128 u[4] = {t + Q, t, Q - t, 2 * Q - t};
-    for (int i = 0; i < 4; ++i) k[i] = keys(u[i], Q);
+    for (int i = 0; i < 4; ++i) k[i] = keys(u[i], Q, -3, 4);  // a = -3/4
     first = int64_t(f) - 1;
     n = 4;
     r.den = 4 * Q * Q * Q;
@@ -132,17 +109,6 @@ AxisRef axis_ref(const GridSampleAttrs& at, int64_t L, double g, bool g_f32) {
   }
   return r;
 }
-
-template <typename I>
-I saturate(i128 v) {
-  if (v < i128(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
-  if (v > i128(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
-  return I(v);
-}
-
-struct Stats {
-  int64_t outputs = 0, ties = 0, below = 0, above = 0, wrong = 0;
-};
 
 // num / den rounded by the compat's rule (0 half to even, 1 toward zero, 2 half up); counts
 // where it lies against its boundary.
