@@ -28,7 +28,8 @@
 // the double weights from the exact ones: the coordinate's error dx (<= 8 u X_a, X_a a bound
 // of the magnitudes inside its formula: 4 L + 16 where taps can reach X (beyond, the taps
 // all fall outside or on one edge pixel, where border's weights sum to 1 in any case), the
-// largest |(g + 1) L| + L + 2 of the call with reflection, 0 under 'onnxruntime', whose
+// largest |(g + 1) L| + L + 2 (L - 1 in the product with align_corners) of the call with
+// reflection, 0 under 'onnxruntime', whose
 // coordinate is its own definition) times the weights' slope (1 linear, 1.5 cubic), plus
 // their own arithmetic (u linear, 2 u * 1.5 + 240 u cubic) and padding's merges (K_a u L_a).
 // With P = prod (L_a + d_a), the sum's classic bound g_K = K uc / (1 - K uc) and r + 1
@@ -216,7 +217,8 @@ bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid
     const double len = static_cast<double>(geo.len[a]);
     for (int64_t j = j_begin; plan.attrs.padding == PaddingMode::Reflection && j < j_end; ++j) {
       const double g = std::fabs(grid(j * r + r - 1 - a));
-      const double m = std::isfinite(g) ? (g + 1) * len + len + 2 : 0;
+      // (align_corners: (g + 1) / 2 (L - 1); else ((g + 1) L - 1) / 2)
+      const double m = std::isfinite(g) ? (g + 1) * (plan.attrs.align_corners ? len - 1 : len) + len + 2 : 0;
       xr[a] = m > xr[a] ? m : xr[a];
     }
   }
