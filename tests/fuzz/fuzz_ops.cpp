@@ -966,7 +966,8 @@ bool grid_exact_work_too_large(const GridCase& c, const void* x, int64_t xn, con
                                        : double(static_cast<const uint64_t*>(x)[i]);
     mx = std::max(mx, v);
   }
-  for (int64_t i = 0; i < gn && c.attrs.padding == PaddingMode::Reflection; ++i) {
+  const bool float_grid = c.grid.type == DType::Float32 || c.grid.type == DType::Float64;  // (else refused)
+  for (int64_t i = 0; i < gn && float_grid && c.attrs.padding == PaddingMode::Reflection; ++i) {
     const double v = c.grid.type == DType::Float64 ? static_cast<const double*>(g)[i]
                                                    : double(static_cast<const float*>(g)[i]);
     if (std::isfinite(v)) mg = std::max(mg, std::fabs(v));
