@@ -51,6 +51,7 @@
 #include <type_traits>
 
 #include "compat/compat.h"
+#include "compat/gather.h"
 #include "compat/opencv_rules.h"
 #include "simd.h"
 
@@ -77,33 +78,6 @@ inline uint8_t sat_u8(float v) {
 inline uint8_t sat_u8(int v) { return static_cast<uint8_t>(v < 0 ? 0 : v > 255 ? 255 : v); }
 inline uint8_t to_out(float v, uint8_t*) { return sat_u8(v); }
 inline float to_out(float v, float*) { return v; }
-
-// ---------------------------------------------------------------------------------------
-// Nearest: per axis a table of source indices, then a gather of whole pixels.
-template <typename T>
-void gather(const T* x, T* y, int in_w, int cn, int out_h, int out_w, const int* xs,
-            const int* ys) {
-  for (int oy = 0; oy < out_h; ++oy) {
-    const T* s = x + static_cast<int64_t>(ys[oy]) * in_w * cn;
-    T* d = y + static_cast<int64_t>(oy) * out_w * cn;
-    switch (cn) {
-      case 1:
-        for (int ox = 0; ox < out_w; ++ox) d[ox] = s[xs[ox]];
-        break;
-      case 3:
-        for (int ox = 0; ox < out_w; ++ox, d += 3) {
-          const T* p = s + xs[ox] * 3;
-          d[0] = p[0], d[1] = p[1], d[2] = p[2];
-        }
-        break;
-      case 2:
-        for (int ox = 0; ox < out_w; ++ox, d += 2) std::memcpy(d, s + xs[ox] * 2, sizeof(T) * 2);
-        break;
-      default:
-        for (int ox = 0; ox < out_w; ++ox, d += 4) std::memcpy(d, s + xs[ox] * 4, sizeof(T) * 4);
-    }
-  }
-}
 
 // ---------------------------------------------------------------------------------------
 // Separable (linear, cubic, area upscaling): horizontal rows, then vertical.
@@ -699,9 +673,8 @@ int resize(const T* x, T* y, const ImageBatch& g, double isx, double isy, CvInte
     const bool exact = p.kind == cvrules::Kind::NearestExact;
     cvrules::nearest_table(exact, isx, in_w, out_w, t);
     cvrules::nearest_table(exact, isy, in_h, out_h, t + out_w);
-    for (int64_t n = 0; n < g.count; ++n)
-      gather(x + n * in_h * in_w * cn, y + n * out_h * out_w * cn, in_w, cn, out_h, out_w, t,
-             t + out_w);
+    gather_images(reinterpret_cast<const uint8_t*>(x), reinterpret_cast<uint8_t*>(y), g.count,
+                  in_h, in_w, out_w, out_h, sizeof(T) * cn, t, t + out_w);
     std::free(t);
     return kOk;
   }

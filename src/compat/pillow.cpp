@@ -25,6 +25,7 @@
 // (a row per double lane), the vertical pass 4 floats along the row; every sum keeps
 // Pillow's order. Integer sums are exact, so the scalar twin gives the same bytes.
 #include "compat/compat.h"
+#include "compat/gather.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -192,24 +193,7 @@ int nearest(const uint8_t* x, uint8_t* y, const ImageBatch& g, size_t px) {
     int v = yo < 0.0 ? -1 : int(yo);
     ys[i] = v < in_h ? v : -1;
   }
-  size_t in_row = size_t(in_w) * px, out_row = size_t(out_w) * px;
-  for (int64_t n = 0; n < g.count; ++n) {
-    const uint8_t* src = x + size_t(n) * size_t(in_h) * in_row;
-    uint8_t* dst = y + size_t(n) * size_t(out_h) * out_row;
-    for (int r = 0; r < out_h; ++r, dst += out_row) {
-      if (ys[r] < 0) {
-        std::memset(dst, 0, out_row);
-        continue;
-      }
-      const uint8_t* s = src + size_t(ys[r]) * in_row;
-      for (int i = 0; i < out_w; ++i) {
-        if (xs[i] < 0)
-          std::memset(dst + i * px, 0, px);
-        else
-          std::memcpy(dst + i * px, s + size_t(xs[i]) * px, px);
-      }
-    }
-  }
+  gather_images(x, y, g.count, in_h, in_w, out_w, out_h, px, xs, ys);
   return kOk;
 }
 
