@@ -98,8 +98,15 @@ struct Axis {
   int* count = nullptr;
   double* w = nullptr;
   int32_t* k = nullptr;
+  // Fixed point, when every weight is a multiple of 2^kNarrow: the SIMD passes sum
+  // k >> kNarrow in int16 lanes (narrow), or k >> kSmall in uint16 sums (small). See
+  // classify().
+  bool narrow = false, small = false;
+  int max_count = 0;
   Scratch mem;
 };
+
+void classify(Axis* a, int out);
 
 bool build_axis(int in, int out, PillowFilter f, bool fixed, Axis* a) {
   double scale = double(float(in)) / out;
@@ -156,7 +163,37 @@ bool build_axis(int in, int out, PillowFilter f, bool fixed, Axis* a) {
     a->start[i] = lo;
     a->count[i] = cnt;
   }
+  if (fixed) classify(a, out);
   return true;
+}
+
+// The sums of an axis whose weights k are all multiples of 2^m (m <= 21): Pillow's
+// (sum x k + 2^21) >> 22 equals (sum x k' + 2^(21 - m)) >> (22 - m) with k' = k >> m, since
+// the sum is 2^m times the second one's. Dyadic scales (2x, 4x up or down) give such weights
+// (bilinear 2x: multiples of 2^20), so the SIMD passes take fewer or narrower products:
+// - narrow (m >= kNarrow): k >> 8 fits an int16, one dot product per pair of taps where
+//   split weights take two; the sum is shifted by 14;
+// - small (m >= kSmall, no negative weight, sum of k >> 14 at most (65535 - 128) / 255 per
+//   output): uint16 sums of byte times weight, exact, whose high byte is the result.
+// The shifts are constants: V8 compiles a SIMD shift by a variable amount to slow code.
+constexpr int kNarrow = 8, kSmall = 14;
+
+void classify(Axis* a, int out) {
+  bool nonneg = true, narrow = true;
+  for (int i = 0; i < out; ++i) {
+    const int32_t* k = a->k + size_t(i) * a->ksize;
+    int64_t sum = 0;
+    for (int t = 0; t < a->count[i]; ++t) {
+      narrow = narrow && (k[t] & ((1 << kNarrow) - 1)) == 0 && (k[t] >> kNarrow) >= -32768 &&
+               (k[t] >> kNarrow) <= 32767;
+      nonneg = nonneg && k[t] >= 0 && (k[t] & ((1 << kSmall) - 1)) == 0;
+      sum += k[t] >> kSmall;
+    }
+    nonneg = nonneg && sum * 255 + (1 << (kPrecisionBits - 1 - kSmall)) <= 65535;
+    a->max_count = a->count[i] > a->max_count ? a->count[i] : a->max_count;
+  }
+  a->narrow = narrow;
+  a->small = narrow && nonneg;
 }
 
 int check(const uint8_t* x, const void* y, const ImageBatch& g, PillowFilter filter) {
@@ -329,17 +366,20 @@ void layout_horizontal(const Axis& a, int out, int c, int16_t* table, int* group
       const int32_t kk = t < cnt ? k[t] : 0;
       const int g = t / per, m = t % per;
       int16_t* gv = v + size_t(g) * gs;
+      // narrow: the whole weight k >> kNarrow in the kh slots (the kl ones stay 0, unread)
+      const int16_t kh = a.narrow ? int16_t(kk >> kNarrow) : weight_hi(kk);
+      const int16_t kl = a.narrow ? 0 : weight_lo(kk);
       if (c >= 3) {  // (kh0, kh1, kl0, kl1)
-        gv[m] = weight_hi(kk);
-        gv[2 + m] = weight_lo(kk);
+        gv[m] = kh;
+        gv[2 + m] = kl;
       } else {
         // L: lane m; LA: pixel m's two channels in lanes (m / 2) * 4 + m % 2 and that + 2.
         const int l0 = c == 1 ? m : (m / 2) * 4 + m % 2;
-        gv[l0] = weight_hi(kk);
-        gv[8 + l0] = weight_lo(kk);
+        gv[l0] = kh;
+        gv[8 + l0] = kl;
         if (c == 2) {
-          gv[l0 + 2] = weight_hi(kk);
-          gv[8 + l0 + 2] = weight_lo(kk);
+          gv[l0 + 2] = kh;
+          gv[8 + l0 + 2] = kl;
         }
       }
     }
@@ -355,9 +395,11 @@ void layout_horizontal(const Axis& a, int out, int c, int16_t* table, int* group
 }
 
 #if OSW_HAVE_SIMD
-template <int C>
-void horizontal_row_simd(const uint8_t* s, uint8_t* d, int out, const Axis& a,
-                         const int16_t* table, const int* groups) {
+// Outputs [i0, i1) of a row of `out`, one pixel at a time (d: the row). Split: the weights'
+// kh and kl halves; else (narrow) kh is the whole weight k >> kNarrow.
+template <int C, bool Split>
+void horizontal_pixels(const uint8_t* s, uint8_t* d, int i0, int i1, int out, const Axis& a,
+                       const int16_t* table, const int* groups) {
   constexpr int per = C == 3 ? 2 : 8 / C, gs = C >= 3 ? 4 : 16, step = per * C;
   const size_t stride = horizontal_table_i16(C, a.ksize);
   // Source byte of each uint16 lane (Z: zero; 0x80 rather than 16 so that
@@ -368,8 +410,10 @@ void horizontal_row_simd(const uint8_t* s, uint8_t* d, int out, const Axis& a,
       : C == 3 ? wasm_i8x16_make(0, Z, 3, Z, 1, Z, 4, Z, 2, Z, 5, Z, Z, Z, Z, Z)
       : C == 2 ? wasm_i8x16_make(0, Z, 2, Z, 1, Z, 3, Z, 4, Z, 6, Z, 5, Z, 7, Z)
                : wasm_i8x16_make(0, Z, 1, Z, 2, Z, 3, Z, 4, Z, 5, Z, 6, Z, 7, Z);
-  const v128_t zero = wasm_i32x4_splat(0), half = wasm_i32x4_splat(1 << (kPrecisionBits - 1));
-  for (int i = 0; i < out; ++i, d += C) {
+  constexpr int shift = Split ? kPrecisionBits : kPrecisionBits - kNarrow;
+  const v128_t zero = wasm_i32x4_splat(0), half = wasm_i32x4_splat(1 << (shift - 1));
+  d += size_t(i0) * C;
+  for (int i = i0; i < i1; ++i, d += C) {
     const uint8_t* p = s + size_t(a.start[i]) * C;
     const int16_t* k = table + size_t(i) * stride;
     v128_t hi = zero, lo = zero;
@@ -377,17 +421,17 @@ void horizontal_row_simd(const uint8_t* s, uint8_t* d, int out, const Axis& a,
       const v128_t b = wasm_i8x16_swizzle(wasm_v128_load64_zero(p), mask);
       if (C >= 3) {
         hi = wasm_i32x4_add(hi, wasm_i32x4_dot_i16x8(b, wasm_v128_load32_splat(k)));
-        lo = wasm_i32x4_add(lo, wasm_i32x4_dot_i16x8(b, wasm_v128_load32_splat(k + 2)));
+        if (Split) lo = wasm_i32x4_add(lo, wasm_i32x4_dot_i16x8(b, wasm_v128_load32_splat(k + 2)));
       } else {
         hi = wasm_i32x4_add(hi, wasm_i32x4_dot_i16x8(b, wasm_v128_load(k)));
-        lo = wasm_i32x4_add(lo, wasm_i32x4_dot_i16x8(b, wasm_v128_load(k + 8)));
+        if (Split) lo = wasm_i32x4_add(lo, wasm_i32x4_dot_i16x8(b, wasm_v128_load(k + 8)));
       }
     }
-    v128_t acc = split_sum(hi, lo);
+    v128_t acc = Split ? split_sum(hi, lo) : hi;
     // Fold the lanes of one channel together: L has 4 per vector, LA 2 (lanes c and c + 2).
     if (C <= 2) acc = wasm_i32x4_add(acc, wasm_i32x4_shuffle(acc, acc, 2, 3, 0, 1));
     if (C == 1) acc = wasm_i32x4_add(acc, wasm_i32x4_shuffle(acc, acc, 1, 0, 3, 2));
-    acc = wasm_i32x4_shr(wasm_i32x4_add(acc, half), kPrecisionBits);
+    acc = wasm_i32x4_shr(wasm_i32x4_add(acc, half), shift);
     const v128_t w = wasm_i16x8_narrow_i32x4(acc, acc);
     const v128_t r = wasm_u8x16_narrow_i16x8(w, w);  // the clamp to [0, 255]
     if (C == 4) {
@@ -406,22 +450,127 @@ void horizontal_row_simd(const uint8_t* s, uint8_t* d, int out, const Axis& a,
     }
   }
 }
+
+// Windows (small axes): a group of G outputs (16 bytes; 5 RGB pixels, 15 bytes) whose taps
+// lie in 16 bytes of the source row is one load, then per tap a swizzle of the tap's bytes
+// into the output lanes and a multiply by the lanes' weights k >> kSmall, summed in uint16
+// (exact, as in vertical16_small). Per group: the window's byte offset in the row, or -1
+// where the group cannot (taps farther apart, past the row's end, a store past the output
+// row's end); then per tap (max_count of them, missing taps with weight 0) 16 lane indices
+// and 16 int16 weights.
+// The high bytes of the uint16 lanes of lo, then of hi: (sum + 128) >> 8 of small sums.
+inline v128_t high_bytes(v128_t lo, v128_t hi) {
+  return wasm_i8x16_shuffle(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+}
+
+struct HWindows {
+  int32_t* off = nullptr;
+  uint8_t* lanes = nullptr;
+  int groups = 0;
+};
+
+inline int hw_pixels(int c) { return c == 3 ? 5 : 16 / c; }
+inline size_t hw_bytes(const Axis& a, int out, int c) {
+  return a.small ? size_t(out / hw_pixels(c)) * (sizeof(int32_t) + 48 * size_t(a.max_count)) : 0;
+}
+
+// mem: hw_bytes(a, out, c) bytes (int32-aligned).
+void layout_windows(const Axis& a, int in, int out, int c, uint8_t* mem, HWindows* w) {
+  const int G = hw_pixels(c), T = a.max_count;
+  w->groups = a.small ? out / G : 0;
+  w->off = reinterpret_cast<int32_t*>(mem);
+  w->lanes = mem + size_t(w->groups) * sizeof(int32_t);
+  const int64_t in_row = int64_t(in) * c, out_row = int64_t(out) * c;
+  for (int g = 0; g < w->groups; ++g) {
+    const int i = g * G;
+    int lo = in, hi = 0;
+    for (int j = i; j < i + G; ++j) {
+      if (a.count[j] == 0) continue;
+      lo = a.start[j] < lo ? a.start[j] : lo;
+      hi = a.start[j] + a.count[j] > hi ? a.start[j] + a.count[j] : hi;
+    }
+    if (lo > hi) lo = hi = 0;  // no taps at all: zeros
+    const bool ok = int64_t(hi - lo) * c <= 16 && int64_t(lo) * c + 16 <= in_row &&
+                    int64_t(i) * c + 16 <= out_row;
+    w->off[g] = ok ? lo * c : -1;
+    uint8_t* l = w->lanes + size_t(g) * T * 48;
+    std::memset(l, 0, size_t(T) * 48);
+    if (!ok) continue;
+    for (int t = 0; t < T; ++t, l += 48) {
+      for (int b = 0; b < 16; ++b) {
+        const int j = i + b / c, ch = b % c;
+        const bool tap = b < G * c && t < a.count[j];
+        l[b] = tap ? uint8_t((a.start[j] + t - lo) * c + ch) : 0x80;
+        const int16_t k = tap ? int16_t(a.k[size_t(j) * a.ksize + t] >> kSmall) : 0;
+        std::memcpy(l + 16 + 2 * b, &k, 2);
+      }
+    }
+  }
+}
+
+// T: the axis's max_count (0: any, read from the axis).
+template <int C, int T0>
+void horizontal_windows(const uint8_t* s, uint8_t* d, int out, const Axis& a, const int16_t* table,
+                        const int* groups, const HWindows& w) {
+  constexpr int G = C == 3 ? 5 : 16 / C;
+  const int T = T0 > 0 ? T0 : a.max_count;
+  const v128_t half = wasm_i16x8_splat(1 << (kPrecisionBits - 1 - kSmall));
+  int i = 0;
+  for (int g = 0; g < w.groups; ++g, i += G) {
+    const int32_t o = w.off[g];
+    if (o < 0) {
+      horizontal_pixels<C, false>(s, d, i, i + G, out, a, table, groups);
+      continue;
+    }
+    const v128_t v = wasm_v128_load(s + o);
+    const uint8_t* l = w.lanes + size_t(g) * T * 48;
+    v128_t lo = half, hi = half;
+    for (int t = 0; t < T; ++t, l += 48) {
+      const v128_t x = wasm_i8x16_swizzle(v, wasm_v128_load(l));
+      lo = wasm_i16x8_add(lo, wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(x), wasm_v128_load(l + 16)));
+      hi = wasm_i16x8_add(hi, wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(x), wasm_v128_load(l + 32)));
+    }
+    wasm_v128_store(d + size_t(i) * C, high_bytes(lo, hi));
+  }
+  horizontal_pixels<C, false>(s, d, i, out, out, a, table, groups);
+}
+
+template <int C>
+void horizontal_row_c(const uint8_t* s, uint8_t* d, int out, const Axis& a, const int16_t* table,
+                      const int* groups, const HWindows& w) {
+  if (w.groups > 0) {
+    switch (a.max_count) {
+      case 2: return horizontal_windows<C, 2>(s, d, out, a, table, groups, w);
+      case 4: return horizontal_windows<C, 4>(s, d, out, a, table, groups, w);
+      default: return horizontal_windows<C, 0>(s, d, out, a, table, groups, w);
+    }
+  }
+  if (a.narrow) return horizontal_pixels<C, false>(s, d, 0, out, out, a, table, groups);
+  horizontal_pixels<C, true>(s, d, 0, out, out, a, table, groups);
+}
+#else
+struct HWindows {
+  int groups = 0;
+};
+inline size_t hw_bytes(const Axis&, int, int) { return 0; }
+inline void layout_windows(const Axis&, int, int, int, uint8_t*, HWindows*) {}
 #endif
 
 // One source row (with at least 7 readable bytes after its last pixel for the SIMD form)
 // resampled into `out` pixels of `c` channels.
 void horizontal_row_u8(const uint8_t* s, uint8_t* d, int out, int c, const Axis& a,
-                       const int16_t* table, const int* groups) {
+                       const int16_t* table, const int* groups, const HWindows& w) {
 #if OSW_HAVE_SIMD
   switch (c) {
-    case 1: return horizontal_row_simd<1>(s, d, out, a, table, groups);
-    case 2: return horizontal_row_simd<2>(s, d, out, a, table, groups);
-    case 3: return horizontal_row_simd<3>(s, d, out, a, table, groups);
-    default: return horizontal_row_simd<4>(s, d, out, a, table, groups);
+    case 1: return horizontal_row_c<1>(s, d, out, a, table, groups, w);
+    case 2: return horizontal_row_c<2>(s, d, out, a, table, groups, w);
+    case 3: return horizontal_row_c<3>(s, d, out, a, table, groups, w);
+    default: return horizontal_row_c<4>(s, d, out, a, table, groups, w);
   }
 #else
   (void)table;
   (void)groups;
+  (void)w;
   for (int i = 0; i < out; ++i, d += c) {
     const uint8_t* p = s + size_t(a.start[i]) * c;
     const int32_t* k = a.k + size_t(i) * a.ksize;
@@ -435,8 +584,10 @@ void horizontal_row_u8(const uint8_t* s, uint8_t* d, int out, int c, const Axis&
 #endif
 }
 
-// Vertical weights for SIMD: per output row, per pair of taps (t, t + 1), int32 (kh_t | kh_t1
-// << 16) and (kl_t | kl_t1 << 16), splat into int16 lane pairs (an odd last tap pairs with 0).
+// Vertical weights for SIMD, per output row: split (the axis neither narrow nor small), per
+// pair of taps (t, t + 1), int32 (kh_t | kh_t1 << 16) and (kl_t | kl_t1 << 16), splat into
+// int16 lane pairs (an odd last tap pairs with 0); narrow, per pair (k'_t | k'_t1 << 16);
+// small, per tap k_t >> kSmall.
 size_t vertical_table_i32(int ksize) {
 #if OSW_HAVE_SIMD
   return size_t((ksize + 1) / 2) * 2;
@@ -445,6 +596,12 @@ size_t vertical_table_i32(int ksize) {
   return 0;
 #endif
 }
+
+#if OSW_HAVE_SIMD
+inline int32_t pair16(int32_t a, int32_t b) {
+  return int32_t(uint32_t(uint16_t(a)) | uint32_t(uint16_t(b)) << 16);
+}
+#endif
 
 void layout_vertical(const Axis& a, int out, int32_t* table) {
 #if OSW_HAVE_SIMD
@@ -455,8 +612,15 @@ void layout_vertical(const Axis& a, int out, int32_t* table) {
     int32_t* v = table + size_t(i) * stride;
     for (int t = 0; t < cnt; t += 2) {
       const int32_t k0 = k[t], k1 = t + 1 < cnt ? k[t + 1] : 0;
-      v[t] = int32_t(uint32_t(uint16_t(weight_hi(k0))) | uint32_t(uint16_t(weight_hi(k1))) << 16);
-      v[t + 1] = int32_t(uint32_t(uint16_t(weight_lo(k0))) | uint32_t(uint16_t(weight_lo(k1))) << 16);
+      if (a.small) {
+        v[t] = k0 >> kSmall;
+        v[t + 1] = k1 >> kSmall;
+      } else if (a.narrow) {
+        v[t / 2] = pair16(k0 >> kNarrow, k1 >> kNarrow);
+      } else {
+        v[t] = pair16(weight_hi(k0), weight_hi(k1));
+        v[t + 1] = pair16(weight_lo(k0), weight_lo(k1));
+      }
     }
   }
 #else
@@ -466,24 +630,26 @@ void layout_vertical(const Axis& a, int out, int32_t* table) {
 #endif
 }
 
-// Output row = sum over taps t of rows[t] * k[t], `len` bytes (kv: the SIMD weights).
-void vertical_row_u8(const uint8_t* const* rows, int cnt, const int32_t* k, const int32_t* kv,
-                     uint8_t* d, size_t len) {
-  size_t i = 0;
 #if OSW_HAVE_SIMD
-  for (; i + 16 <= len; i += 16) {
-    const v128_t zero = wasm_i32x4_splat(0), half = wasm_i32x4_splat(1 << (kPrecisionBits - 1));
-    v128_t h0 = zero, h1 = zero, h2 = zero, h3 = zero;
-    v128_t l0 = half, l1 = half, l2 = half, l3 = half;
-    for (int t = 0; t < cnt; t += 2) {
-      // Rows t and t + 1 interleaved byte by byte: uint16 lane pairs (x_t, x_t1).
-      const v128_t v0 = wasm_v128_load(rows[t] + i);
-      const v128_t v1 = t + 1 < cnt ? wasm_v128_load(rows[t + 1] + i) : v0;  // weight 0
+// 16 output bytes of a vertical pass, from 16 bytes of each tap's row at offset i: split or
+// narrow (the int32 sums of dot products of row pairs), small (uint16 sums of bytes times
+// weights, exact: see classify).
+template <bool Split>
+inline v128_t vertical16_dot(const uint8_t* const* rows, int cnt, const int32_t* kv, size_t i) {
+  constexpr int s = Split ? kPrecisionBits : kPrecisionBits - kNarrow;
+  const v128_t zero = wasm_i32x4_splat(0), half = wasm_i32x4_splat(1 << (s - 1));
+  v128_t h0 = zero, h1 = zero, h2 = zero, h3 = zero;
+  v128_t l0 = half, l1 = half, l2 = half, l3 = half;
+  for (int t = 0; t < cnt; t += 2) {
+    // Rows t and t + 1 interleaved byte by byte: uint16 lane pairs (x_t, x_t1).
+    const v128_t v0 = wasm_v128_load(rows[t] + i);
+    const v128_t v1 = t + 1 < cnt ? wasm_v128_load(rows[t + 1] + i) : v0;  // weight 0
+    const v128_t a = wasm_i8x16_shuffle(v0, v1, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const v128_t b = wasm_i8x16_shuffle(v0, v1, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    const v128_t e0 = wasm_u16x8_extend_low_u8x16(a), e1 = wasm_u16x8_extend_high_u8x16(a);
+    const v128_t e2 = wasm_u16x8_extend_low_u8x16(b), e3 = wasm_u16x8_extend_high_u8x16(b);
+    if (Split) {
       const v128_t kh = wasm_v128_load32_splat(kv + t), kl = wasm_v128_load32_splat(kv + t + 1);
-      const v128_t a = wasm_i8x16_shuffle(v0, v1, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-      const v128_t b = wasm_i8x16_shuffle(v0, v1, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-      const v128_t e0 = wasm_u16x8_extend_low_u8x16(a), e1 = wasm_u16x8_extend_high_u8x16(a);
-      const v128_t e2 = wasm_u16x8_extend_low_u8x16(b), e3 = wasm_u16x8_extend_high_u8x16(b);
       h0 = wasm_i32x4_add(h0, wasm_i32x4_dot_i16x8(e0, kh));
       l0 = wasm_i32x4_add(l0, wasm_i32x4_dot_i16x8(e0, kl));
       h1 = wasm_i32x4_add(h1, wasm_i32x4_dot_i16x8(e1, kh));
@@ -492,18 +658,73 @@ void vertical_row_u8(const uint8_t* const* rows, int cnt, const int32_t* k, cons
       l2 = wasm_i32x4_add(l2, wasm_i32x4_dot_i16x8(e2, kl));
       h3 = wasm_i32x4_add(h3, wasm_i32x4_dot_i16x8(e3, kh));
       l3 = wasm_i32x4_add(l3, wasm_i32x4_dot_i16x8(e3, kl));
+    } else {
+      const v128_t k = wasm_v128_load32_splat(kv + t / 2);
+      l0 = wasm_i32x4_add(l0, wasm_i32x4_dot_i16x8(e0, k));
+      l1 = wasm_i32x4_add(l1, wasm_i32x4_dot_i16x8(e1, k));
+      l2 = wasm_i32x4_add(l2, wasm_i32x4_dot_i16x8(e2, k));
+      l3 = wasm_i32x4_add(l3, wasm_i32x4_dot_i16x8(e3, k));
     }
-    const v128_t a0 = wasm_i32x4_shr(split_sum(h0, l0), kPrecisionBits);
-    const v128_t a1 = wasm_i32x4_shr(split_sum(h1, l1), kPrecisionBits);
-    const v128_t a2 = wasm_i32x4_shr(split_sum(h2, l2), kPrecisionBits);
-    const v128_t a3 = wasm_i32x4_shr(split_sum(h3, l3), kPrecisionBits);
-    // Signed saturation to int16, then unsigned saturation to [0, 255]: the clamp.
-    v128_t r = wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(a0, a1),
-                                       wasm_i16x8_narrow_i32x4(a2, a3));
-    wasm_v128_store(d + i, r);
   }
+  const v128_t a0 = wasm_i32x4_shr(Split ? split_sum(h0, l0) : l0, s);
+  const v128_t a1 = wasm_i32x4_shr(Split ? split_sum(h1, l1) : l1, s);
+  const v128_t a2 = wasm_i32x4_shr(Split ? split_sum(h2, l2) : l2, s);
+  const v128_t a3 = wasm_i32x4_shr(Split ? split_sum(h3, l3) : l3, s);
+  // Signed saturation to int16, then unsigned saturation to [0, 255]: the clamp.
+  return wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(a0, a1), wasm_i16x8_narrow_i32x4(a2, a3));
+}
+
+inline v128_t vertical16_small(const uint8_t* const* rows, int cnt, const int32_t* kv, size_t i) {
+  const v128_t half = wasm_i16x8_splat(1 << (kPrecisionBits - 1 - kSmall));
+  v128_t lo = half, hi = half;
+  for (int t = 0; t < cnt; ++t) {
+    const v128_t v = wasm_v128_load(rows[t] + i), k = wasm_i16x8_splat(int16_t(kv[t]));
+    lo = wasm_i16x8_add(lo, wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(v), k));
+    hi = wasm_i16x8_add(hi, wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(v), k));
+  }
+  return high_bytes(lo, hi);
+}
+
+// The same for a whole row of N taps (the common counts of dyadic scales), the weights and
+// row pointers held in registers.
+template <int N>
+size_t vertical_small_n(const uint8_t* const* rows, const int32_t* kv, uint8_t* d, size_t len) {
+  const v128_t half = wasm_i16x8_splat(1 << (kPrecisionBits - 1 - kSmall));
+  v128_t k[N];
+  const uint8_t* r[N];
+  for (int t = 0; t < N; ++t) k[t] = wasm_i16x8_splat(int16_t(kv[t])), r[t] = rows[t];
+  size_t i = 0;
+  for (; i + 16 <= len; i += 16) {
+    v128_t lo = half, hi = half;
+    for (int t = 0; t < N; ++t) {
+      const v128_t v = wasm_v128_load(r[t] + i);
+      lo = wasm_i16x8_add(lo, wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(v), k[t]));
+      hi = wasm_i16x8_add(hi, wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(v), k[t]));
+    }
+    wasm_v128_store(d + i, high_bytes(lo, hi));
+  }
+  return i;
+}
+#endif
+
+// Output row = sum over taps t of rows[t] * k[t], `len` bytes (kv: the SIMD weights of
+// axis a's tier).
+void vertical_row_u8(const uint8_t* const* rows, int cnt, const int32_t* k, const int32_t* kv,
+                     const Axis& a, uint8_t* d, size_t len) {
+  size_t i = 0;
+#if OSW_HAVE_SIMD
+  if (a.small && cnt >= 1 && cnt <= 4)
+    i = cnt == 1 ? vertical_small_n<1>(rows, kv, d, len) : cnt == 2 ? vertical_small_n<2>(rows, kv, d, len)
+      : cnt == 3 ? vertical_small_n<3>(rows, kv, d, len) : vertical_small_n<4>(rows, kv, d, len);
+  else if (a.small)
+    for (; i + 16 <= len; i += 16) wasm_v128_store(d + i, vertical16_small(rows, cnt, kv, i));
+  else if (a.narrow)
+    for (; i + 16 <= len; i += 16) wasm_v128_store(d + i, vertical16_dot<false>(rows, cnt, kv, i));
+  else
+    for (; i + 16 <= len; i += 16) wasm_v128_store(d + i, vertical16_dot<true>(rows, cnt, kv, i));
 #else
   (void)kv;
+  (void)a;
 #endif
   for (; i < len; ++i) {
     int32_t sum = 1 << (kPrecisionBits - 1);
@@ -699,11 +920,15 @@ int pillow_resize_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, PillowFi
   const size_t htable_n = need_h ? size_t(out_w) * horizontal_table_i16(c, ah.ksize) : 0;
   const size_t stage_n = need_h ? in_row + 8 : 0;
   const size_t ring_n = size_t(ring) * mid_row;
+  const size_t hw_n = need_h ? hw_bytes(ah, out_w, c) : 0;
   Scratch mem;
-  char* m = mem.alloc<char>(ptrs_n * sizeof(void*) + vtable_n * sizeof(int32_t) +
+  char* m = mem.alloc<char>(hw_n + ptrs_n * sizeof(void*) + vtable_n * sizeof(int32_t) +
                             groups_n * sizeof(int) + htable_n * sizeof(int16_t) + stage_n +
                             ring_n + 16);
   if (!m) return kNoMemory;
+  HWindows windows;
+  if (need_h) layout_windows(ah, in_w, out_w, c, reinterpret_cast<uint8_t*>(m), &windows);
+  m += hw_n;
   const uint8_t** ptrs = reinterpret_cast<const uint8_t**>(m);
   int32_t* vtable = reinterpret_cast<int32_t*>(ptrs + ptrs_n);
   int* groups = reinterpret_cast<int*>(vtable + vtable_n);
@@ -738,7 +963,7 @@ int pillow_resize_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, PillowFi
         std::memcpy(stage, s, in_row);
         s = stage;
       }
-      horizontal_row_u8(s, d, out_w, c, ah, htable, groups);
+      horizontal_row_u8(s, d, out_w, c, ah, htable, groups, windows);
     };
     if (!need_v) {
       for (int r = 0; r < out_h; ++r) {
@@ -758,8 +983,8 @@ int pillow_resize_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, PillowFi
         for (int t = 0; t < cnt; ++t) ptrs[t] = src + size_t(start + t) * in_row;
       }
       uint8_t* d = dst + size_t(r) * mid_row;
-      vertical_row_u8(ptrs, cnt, av.k + size_t(r) * av.ksize, vtable + size_t(r) * vstride, d,
-                      mid_row);
+      vertical_row_u8(ptrs, cnt, av.k + size_t(r) * av.ksize, vtable + size_t(r) * vstride, av,
+                      d, mid_row);
       // Straight alpha again while the row is in the cache.
       if (premultiply) unpremultiply_row(d, int(mid_row / c), c, *recip);
     }
