@@ -331,6 +331,156 @@ void vertical(const float* const* r, float* d, int w, int ks, const float* b, co
     vcub_f32(r, d, w, b);
 }
 
+// ---------------------------------------------------------------------------------------
+// uint8 linear (and area upscaling) at dyadic scales, in 16-bit lanes. When every x weight
+// is a multiple of 2^ex and every y weight of 2^ey with ex + ey >= 16 (2x up: both 2^9),
+// OpenCV's formula needs no wide product: the horizontal sum S is a multiple of 2^ex, so
+// S >> 4 = S'' 2^(ex - 4) with S'' = sum x (w >> ex) <= 255 * 2^(11 - ex), and with
+// b' = b >> (16 - ex), ((S >> 4) b) >> 16 = (S'' b') >> 4, where S'' b' <= 255 * 64. So
+// rows of S'' are uint16 (made by windows: one load, then per tap a swizzle and a multiply),
+// and the vertical terms are uint16 products shifted by a constant 4.
+#if OSW_HAVE_SIMD
+// Largest e <= 11 such that every weight is a multiple of 2^e.
+int weight_shift(const int16_t* w, size_t n) {
+  int e = 11;
+  for (size_t i = 0; i < n; ++i)
+    while (e > 0 && (w[i] & ((1 << e) - 1)) != 0) --e;
+  return e;
+}
+
+// Per group of output elements (16; 15 for 3 channels) whose taps lie in 16 bytes of the
+// source row: the window's byte offset (or -1: the group is summed element by element), then
+// per tap 16 lane indices and 16 int16 weights w >> ex.
+struct LinWindows {
+  int32_t* off = nullptr;
+  uint8_t* lanes = nullptr;
+  int groups = 0, per = 0;
+};
+
+void layout_lin_windows(const int* xt, const int16_t* xw, int ex, int in_w, int out_w, int cn,
+                        LinWindows* w) {
+  const int G = cn == 3 ? 5 : 16 / cn;
+  w->per = G;
+  w->groups = out_w / G;
+  const int64_t in_row = int64_t(in_w) * cn, out_row = int64_t(out_w) * cn;
+  for (int g = 0; g < w->groups; ++g) {
+    const int i = g * G;
+    int lo = xt[size_t(i) * 2], hi = lo;
+    for (int j = i; j < i + G; ++j)
+      for (int t = 0; t < 2; ++t) {
+        lo = std::min(lo, xt[size_t(j) * 2 + t]);
+        hi = std::max(hi, xt[size_t(j) * 2 + t]);
+      }
+    const bool ok = int64_t(hi - lo + 1) * cn <= 16 && int64_t(lo) * cn + 16 <= in_row &&
+                    int64_t(i) * cn + 16 <= out_row;
+    w->off[g] = ok ? lo * cn : -1;
+    uint8_t* l = w->lanes + size_t(g) * 96;
+    std::memset(l, 0, 96);
+    if (!ok) continue;
+    for (int t = 0; t < 2; ++t, l += 48)
+      for (int b = 0; b < 16; ++b) {
+        const int j = i + b / cn, c = b % cn;
+        const bool in = b < G * cn;
+        l[b] = in ? uint8_t((xt[size_t(j) * 2 + t] - lo) * cn + c) : 0x80;
+        const int16_t k = in ? int16_t(xw[size_t(j) * 2 + t] >> ex) : 0;
+        std::memcpy(l + 16 + 2 * b, &k, 2);
+      }
+  }
+}
+
+// One source row into uint16 S'' (out: out_w * cn values, and 1 more of padding).
+void lin_row16(const uint8_t* s, uint16_t* out, int out_w, int cn, const int* xt,
+               const int16_t* xw, int ex, const LinWindows& w) {
+  int dx = 0;
+  for (int g = 0; g < w.groups; ++g, dx += w.per) {
+    const int32_t o = w.off[g];
+    if (o >= 0) {
+      const v128_t v = wasm_v128_load(s + o);
+      const uint8_t* l = w.lanes + size_t(g) * 96;
+      const v128_t a = wasm_i8x16_swizzle(v, wasm_v128_load(l));
+      const v128_t b = wasm_i8x16_swizzle(v, wasm_v128_load(l + 48));
+      const v128_t lo = wasm_i16x8_add(wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(a), wasm_v128_load(l + 16)),
+                                       wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(b), wasm_v128_load(l + 64)));
+      const v128_t hi = wasm_i16x8_add(wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(a), wasm_v128_load(l + 32)),
+                                       wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(b), wasm_v128_load(l + 80)));
+      wasm_v128_store(out + size_t(dx) * cn, lo);
+      wasm_v128_store(out + size_t(dx) * cn + 8, hi);
+      continue;
+    }
+    for (int j = dx; j < dx + w.per; ++j)
+      for (int c = 0; c < cn; ++c)
+        out[size_t(j) * cn + c] = uint16_t(s[size_t(xt[2 * j]) * cn + c] * (xw[2 * j] >> ex) +
+                                           s[size_t(xt[2 * j + 1]) * cn + c] * (xw[2 * j + 1] >> ex));
+  }
+  for (int j = dx; j < out_w; ++j)
+    for (int c = 0; c < cn; ++c)
+      out[size_t(j) * cn + c] = uint16_t(s[size_t(xt[2 * j]) * cn + c] * (xw[2 * j] >> ex) +
+                                         s[size_t(xt[2 * j + 1]) * cn + c] * (xw[2 * j + 1] >> ex));
+}
+
+// Output row from two uint16 rows: (((r0 b0) >> 4) + ((r1 b1) >> 4) + 2) >> 2, saturated.
+void lin_vertical16(const uint16_t* r0, const uint16_t* r1, uint8_t* d, int w, int b0, int b1) {
+  const v128_t k0 = wasm_i16x8_splat(int16_t(b0)), k1 = wasm_i16x8_splat(int16_t(b1));
+  const v128_t two = wasm_i16x8_splat(2);
+  auto half = [&](int o) {
+    const v128_t t0 = wasm_u16x8_shr(wasm_i16x8_mul(wasm_v128_load(r0 + o), k0), 4);
+    const v128_t t1 = wasm_u16x8_shr(wasm_i16x8_mul(wasm_v128_load(r1 + o), k1), 4);
+    return wasm_u16x8_shr(wasm_i16x8_add(wasm_i16x8_add(t0, t1), two), 2);
+  };
+  int x = 0;
+  for (; x + 16 <= w; x += 16) wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(half(x), half(x + 8)));
+  for (; x < w; ++x) d[x] = sat_u8((((r0[x] * b0) >> 4) + ((r1[x] * b1) >> 4) + 2) >> 2);
+}
+
+// The whole resize when the weights allow it (see above); false (nothing written) otherwise.
+bool linear_dyadic_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, const int* xt,
+                      const int16_t* xw, const int* yt, const int16_t* yw, int* status) {
+  const int in_h = int(g.in_h), in_w = int(g.in_w), cn = int(g.channels);
+  const int out_h = int(g.out_h), out_w = int(g.out_w), W = out_w * cn;
+  const int ex = weight_shift(xw, size_t(out_w) * 2), ey = weight_shift(yw, size_t(out_h) * 2);
+  if (ex < 4 || ex + ey < 16) return false;
+  const int qy = 16 - ex;
+  LinWindows win;
+  const int G = cn == 3 ? 5 : 16 / cn, groups = out_w / G;
+  const size_t row = size_t(W) + 8;  // uint16 values, padded
+  char* mem = static_cast<char*>(std::malloc(size_t(groups) * (sizeof(int32_t) + 96) + 2 * row * sizeof(uint16_t) + 16));
+  if (!mem) {
+    *status = kNoMemory;
+    return true;
+  }
+  uint16_t* rows[2] = {reinterpret_cast<uint16_t*>(mem), reinterpret_cast<uint16_t*>(mem) + row};
+  win.off = reinterpret_cast<int32_t*>(rows[1] + row);
+  win.lanes = reinterpret_cast<uint8_t*>(win.off + groups);
+  layout_lin_windows(xt, xw, ex, in_w, out_w, cn, &win);
+  const size_t in_img = size_t(in_h) * in_w * cn, out_img = size_t(out_h) * W;
+  for (int64_t n = 0; n < g.count; ++n) {
+    const uint8_t* src = x + n * in_img;
+    uint8_t* dst = y + n * out_img;
+    int tag[2] = {-1, -1};
+    for (int dy = 0; dy < out_h; ++dy) {
+      const int r0 = yt[2 * dy], r1 = yt[2 * dy + 1];
+      // slot of r0, then of r1 (a slot that holds neither is refilled)
+      int s0 = tag[0] == r0 ? 0 : tag[1] == r0 ? 1 : -1;
+      if (s0 < 0) {
+        s0 = tag[0] == r1 ? 1 : 0;
+        lin_row16(src + size_t(r0) * in_w * cn, rows[s0], out_w, cn, xt, xw, ex, win);
+        tag[s0] = r0;
+      }
+      int s1 = tag[s0] == r1 ? s0 : tag[1 - s0] == r1 ? 1 - s0 : -1;
+      if (s1 < 0) {
+        s1 = 1 - s0;
+        lin_row16(src + size_t(r1) * in_w * cn, rows[s1], out_w, cn, xt, xw, ex, win);
+        tag[s1] = r1;
+      }
+      lin_vertical16(rows[s0], rows[s1], dst + size_t(dy) * W, W, yw[2 * dy] >> qy, yw[2 * dy + 1] >> qy);
+    }
+  }
+  std::free(mem);
+  *status = kOk;
+  return true;
+}
+#endif
+
 // Accumulator and weight types per element type.
 template <typename T> struct Sep;
 template <> struct Sep<uint8_t> { using Acc = int; using Wt = int16_t; };
@@ -364,6 +514,15 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
   const Wt* xw = nullptr;
   const Wt* yw = nullptr;
   if constexpr (sizeof(Wt) == 2) xw = xwi, yw = ywi; else xw = xwf, yw = ywf;
+#if OSW_HAVE_SIMD
+  if constexpr (std::is_same<T, uint8_t>::value) {
+    int status;
+    if (ks == 2 && linear_dyadic_u8(x, y, g, xt, xwi, yt, ywi, &status)) {
+      std::free(mem);
+      return status;
+    }
+  }
+#endif
   (void)yw;
   // The vector form loads 4 values at each tap: it stops at the first pixel whose last (and
   // largest) tap would read past the row (taps grow with dx).
