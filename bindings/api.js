@@ -626,12 +626,10 @@ function makeApi(loadModule) {
       this._cx = null;
     }
 
-    // The bytes of wasm memory this sampler's module instances hold (their whole heaps,
-    // which only grow while they live: the core's, and osw-compat.wasm's once it is used);
-    // 0 once disposed.
+    // The bytes of wasm memory this sampler's module instance holds (its whole heap, which
+    // only grows while it lives; osw-compat.wasm, once used, lives in it); 0 once disposed.
     get memoryBytes() {
-      if (this._M === null) return 0;
-      return this._M.HEAPU8.buffer.byteLength + (this._cx !== null ? this._cx.memory.buffer.byteLength : 0);
+      return this._M === null ? 0 : this._M.HEAPU8.buffer.byteLength;
     }
 
     _check(status) {
@@ -736,13 +734,21 @@ function makeApi(loadModule) {
         throw new RangeError(`${what}: rank must be in [${min}, ${this._maxRank}], got ${v.dims.length}`);
     }
 
-    // Runs a planned call: the output dims are in the parameter block. Inputs that live in
-    // this sampler's memory (its sampler.tensor()s) are used in place; others (arrays, and
-    // another sampler's tensors) are copied in. The result goes to `target` when given (in
-    // place for one of this sampler's tensors), else to a new tensor.
+    // Runs a planned call: the output dims are in the parameter block.
     _execute(x, grid, target, op) {
       const M = this._M;
-      const out = this._readOutDims(this._block());
+      return this._io(x, grid, target, this._readOutDims(this._block()), (xp, gp, yp) =>
+        this._check(op === OP_RESIZE ? M._osw_exec_resize(xp, yp)
+          : op === OP_AFFINE_GRID ? M._osw_exec_affine_grid(xp, yp) : M._osw_exec_grid_sample(xp, gp, yp)));
+    }
+
+    // A call's memory around run(xp, gp, yp), the kernel's call on pointers (out: the output's
+    // { dims, n }). Inputs that live in this sampler's memory (its sampler.tensor()s) are used
+    // in place; others (arrays, and another sampler's tensors) are copied in. The result goes
+    // to `target` when given (in place for one of this sampler's tensors), else to a new
+    // tensor. The compat modes' kernels (compat.js) run here too.
+    _io(x, grid, target, out, run) {
+      const M = this._M;
       let xp = 0, gp = 0, yp = 0, xTemp = false, gTemp = false, yTemp = false;
       try {
         let yWasm = null;
@@ -766,8 +772,7 @@ function makeApi(loadModule) {
           yp = this._temp(out.n * x.info.bytes, 'Y', 2);
           yTemp = true;
         }
-        this._check(op === OP_RESIZE ? M._osw_exec_resize(xp, yp)
-          : op === OP_AFFINE_GRID ? M._osw_exec_affine_grid(xp, yp) : M._osw_exec_grid_sample(xp, gp, yp));
+        run(xp, gp, yp);
         if (!target) return this._copyOut(x, out.dims, yp, out.n);
         if (!yWasm) {
           const bytes = out.n * x.info.bytes;
@@ -843,19 +848,20 @@ function makeApi(loadModule) {
     // ------------------------------------------------------------ compat: Pillow, OpenCV
 
     // The compat modes' code (bindings/compat.js), with this sampler's instance of
-    // osw-compat.wasm (this._cx: its own memory, dropped by dispose()) made on first use.
+    // osw-compat.wasm (this._cx, in this sampler's memory, dropped by dispose()) made on
+    // first use; osw-compat-mt.wasm where that memory is shared (the threaded build).
     // Where the module can be had at once (Node) it is; elsewhere (browsers fetch it)
     // loadCompat() must have run first, which the error says. what: the caller, for it.
     _compat(what) {
       if (this._cx === null) {
-        const m = oswCompatModuleSync();
+        const m = oswCompatModuleSync(this._shared());
         if (m === null) {
           const e = new Error(`${typeof what === 'number' ? `resize: compat '${Object.keys(COMPATS)[what]}'` : what} runs in osw-compat.wasm, a second module fetched only by programs that use it; ` +
             'load it first: `await sampler.loadCompat()` once, or createSampler({ loadCompat: true })');
           e.oswNeedsCompat = true;  // the worker API loads it and calls again (worker-main.js)
           throw e;
         }
-        this._cx = oswCompatCodeNow().instantiateSync(m);
+        this._cx = oswCompatCodeNow().instantiateSync(m, this._M);
       }
       return oswCompatCodeNow();
     }
@@ -870,9 +876,15 @@ function makeApi(loadModule) {
       if (o.wasmBinary !== undefined) load.wasmBinary = wasmBytesOption(o.wasmBinary, 'loadCompat');
       if (o.wasmUrl !== undefined) load.wasmUrl = wasmUrlOption(o.wasmUrl, 'loadCompat');
       if (this._cx !== null && load.wasmBinary === undefined && load.wasmUrl === undefined) return;
-      const m = await oswCompatModule(load);
-      const exports = await oswCompatCodeNow().instantiate(m);
-      if (this._M !== null) this._cx = exports;
+      const m = await oswCompatModule(load, this._shared());
+      const M = this._M;
+      if (M === null) return;  // disposed meanwhile
+      const cx = await oswCompatCodeNow().instantiate(m, M);
+      if (this._M === M) this._cx = cx;
+    }
+
+    _shared() {
+      return typeof SharedArrayBuffer === 'function' && this._M.HEAPU8.buffer instanceof SharedArrayBuffer;
     }
 
     _gridSample(x, grid, p, target) {

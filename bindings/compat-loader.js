@@ -10,30 +10,33 @@
 //
 // Like osw.wasm (loader.js): the compiled module beside the entry is kept once it has
 // succeeded (a failed load is not, so a later call can succeed); each sampler makes its own
-// instance (its own memory, which dispose() lets go). Node reads and compiles it at once on
-// first use, so a Node program needs no loadCompat().
+// instance, in its own memory (which dispose() lets go). Two files: osw-compat.wasm, and
+// osw-compat-mt.wasm for the shared memory of the threaded build (shared: 1), each loaded
+// only when a sampler of its kind asks. Node reads and compiles it at once on first use, so a
+// Node program needs no loadCompat().
 
 /* eslint-disable no-unused-vars */
-let oswCompatCompiled = null;  // promise of the module beside the entry, while loading or loaded
-let oswCompatKept = null;      // that module, once compiled
+const oswCompatCompiled = [null, null];  // per kind: promise of the module beside the entry
+const oswCompatKept = [null, null];      // per kind: that module, once compiled
 
 // options: { wasmUrl, wasmBinary } (checked by api.js), or {} for the file beside the entry.
-function oswCompatModule(options) {
+function oswCompatModule(options, shared) {
+  const k = shared ? 1 : 0;
   return Promise.resolve(oswCompatCodeNow() || oswCompatCodeLoad()).then((code) => {
-    if (options.wasmBinary !== undefined || options.wasmUrl !== undefined) return code.find(options);
-    if (oswCompatKept !== null) return oswCompatKept;
-    if (oswCompatCompiled === null) {
-      const p = Promise.resolve().then(() => code.find(options));
-      oswCompatCompiled = p;
-      p.then((m) => { oswCompatKept = m; }, () => { if (oswCompatCompiled === p) oswCompatCompiled = null; });
+    if (options.wasmBinary !== undefined || options.wasmUrl !== undefined) return code.find(options, shared);
+    if (oswCompatKept[k] !== null) return oswCompatKept[k];
+    if (oswCompatCompiled[k] === null) {
+      const p = Promise.resolve().then(() => code.find(options, shared));
+      oswCompatCompiled[k] = p;
+      p.then((m) => { oswCompatKept[k] = m; }, () => { if (oswCompatCompiled[k] === p) oswCompatCompiled[k] = null; });
     }
-    return oswCompatCompiled;
+    return oswCompatCompiled[k];
   });
 }
 
 // The module at once, where it is kept or the host can read it at once (Node), else null.
-function oswCompatModuleSync() {
-  const code = oswCompatCodeNow();
-  if (oswCompatKept === null && code !== null && code.findSync) oswCompatKept = code.findSync();
-  return oswCompatKept;
+function oswCompatModuleSync(shared) {
+  const k = shared ? 1 : 0, code = oswCompatCodeNow();
+  if (oswCompatKept[k] === null && code !== null && code.findSync) oswCompatKept[k] = code.findSync(shared);
+  return oswCompatKept[k];
 }

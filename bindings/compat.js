@@ -5,8 +5,12 @@
 // build.mjs makes it dist/compat.mjs, which sampler.loadCompat() imports from browser.mjs.
 // The Node entries and the browser worker (dist/worker.mjs) carry it inline. Either way,
 // oswCompatCode(find, findSync) gives the entry's object { find, findSync, instantiate,
-// instantiateSync, resize }, where find / findSync are the entry's ways to get the
-// compiled osw-compat.wasm (findSync: null where the host cannot read files at once).
+// instantiateSync, resize }, where find(options, shared) / findSync(shared) are the entry's
+// ways to get the compiled osw-compat.wasm, or osw-compat-mt.wasm for the threaded build's
+// shared memory (findSync: null where the host cannot read files at once).
+//
+// osw-compat.wasm is a side module (CMakeLists.txt): each sampler instantiates it into its
+// own osw.wasm instance's memory, so images are resized where they are.
 
 /* eslint-disable no-unused-vars */
 // What to do when osw-compat.wasm cannot be loaded (loader.js's oswLoadError).
@@ -16,11 +20,61 @@ const OSW_COMPAT_FIX = 'The compat modes \'pillow\' and \'opencv\' need it: if a
 
 function oswCompatCode(find, findSync) {
   'use strict';
-  // Its one import: memory growth is no event here (views are made afresh per call).
-  const imports = { env: { emscripten_notify_memory_growth() {} } };
+  const STACK = 65536;  // the side module's stack (its kernels allocate their scratch)
+
+  // The size and alignment of the side module's static data, from its dylink.0 section.
+  function dataInfo(module) {
+    const sec = WebAssembly.Module.customSections(module, 'dylink.0')[0];
+    if (!sec) throw new Error(`onnx-sampling-wasm: osw-compat.wasm is not the side module this version builds (no dylink.0 section). ${OSW_COMPAT_FIX}`);
+    const b = new Uint8Array(sec);
+    let p = 0;
+    const leb = () => {
+      let v = 0, f = 1, c;
+      do { c = b[p++]; v += (c & 127) * f; f *= 128; } while (c & 128);
+      return v;
+    };
+    while (p < b.length) {
+      const type = b[p++], len = leb(), end = p + len;
+      if (type === 1) return { size: leb(), align: 2 ** leb() };  // WASM_DYLINK_MEM_INFO
+      p = end;
+    }
+    return { size: 0, align: 1 };
+  }
+
+  // The side module's imports, from the sampler's module instance M: its memory, malloc and
+  // free; static data and a stack allocated there (for as long as M lives); sin and cos
+  // (Lanczos' weights) from Math, the same fdlibm functions as Emscripten's libc.
+  function link(module, M) {
+    const memory = M.wasmMemory || Object.values(M.asm).find((v) => v instanceof WebAssembly.Memory);
+    const info = dataInfo(module);
+    const data = M._malloc(info.size + info.align) >>> 0, stack = M._malloc(STACK) >>> 0;
+    if (!data || !stack) throw new RangeError('out of memory: cannot allocate the memory of osw-compat.wasm');
+    const base = Math.ceil(data / info.align) * info.align;
+    // zeroed: osw-compat-mt.wasm's start function copies the static data in unless a flag
+    // there says that another thread did
+    M.HEAPU8.fill(0, base, base + info.size);
+    const i32 = (value, mutable) => new WebAssembly.Global({ value: 'i32', mutable }, value);
+    const env = {
+      memory, malloc: M._malloc, free: M._free, sin: Math.sin, cos: Math.cos,  // (M._malloc: the export itself once called)
+      __memory_base: i32(base, false),
+      __stack_pointer: i32((stack + STACK) & ~15, true),
+    };
+    for (const i of WebAssembly.Module.imports(module))
+      if (i.module !== 'env' || !(i.name in env))
+        throw new Error(`onnx-sampling-wasm: osw-compat.wasm imports ${i.module}.${i.name}, which this version does not give (a file of another version?). ${OSW_COMPAT_FIX}`);
+    return { env };
+  }
+  // A module of the other memory kind does not link: said so (the threaded build's shared
+  // memory takes osw-compat-mt.wasm, the others osw-compat.wasm).
+  const linkError = (e, M) => {
+    if (!(e instanceof WebAssembly.LinkError)) return e;
+    const shared = typeof SharedArrayBuffer === 'function' && M.HEAPU8.buffer instanceof SharedArrayBuffer;
+    return new Error(`onnx-sampling-wasm: the compat module does not link to this sampler (${e.message}): a sampler with ${shared ? 'threads takes osw-compat-mt.wasm' : 'one thread takes osw-compat.wasm'}. ${OSW_COMPAT_FIX}`);
+  };
   const ready = (instance) => {
     const e = instance.exports;
-    e._initialize();  // the C++ runtime's constructors (a reactor module)
+    if (e.__wasm_apply_data_relocs) e.__wasm_apply_data_relocs();
+    e.__wasm_call_ctors();  // the C++ runtime's constructors
     return e;
   };
 
@@ -115,46 +169,19 @@ function oswCompatCode(find, findSync) {
     if (resample && !(channels >= 1 && channels <= 4))
       throw new RangeError(`${what}: an image has 1 to 4 channels (the axes after W), got ${channels} (dims [${dims.join(', ')}], W = axis ${w})`);
     const B = x.info.bytes, yBytes = outN * B;
-    let dst = null;
-    if (target) {
-      if (target.type !== x.type) throw new TypeError(`output: expected a '${x.type}' tensor (the type of X), got '${target.type}'`);
-      if (target.dims.length !== rank || target.dims.some((d, i) => d !== outDims[i]))
-        throw new RangeError(`output: expected dims [${outDims.join(', ')}], got [${target.dims.join(', ')}]`);
-      dst = target.wasm ? target.wasm.data : target.data;
-    }
-    const xData = x.wasm ? x.wasm.data : x.data;
-    const src = new Uint8Array(xData.buffer, xData.byteOffset, x.size * B);
-    let out;
-    if (!resample) {
-      out = src.slice(0, yBytes);  // the same shape (a copy, as both libraries make), or nothing
-    } else {
-      for (const [name, bytes] of [['X', src.length], ['Y', yBytes]])
-        if (!(bytes <= sampler._maxBytes))
-          throw new RangeError(`${name}: needs ${bytes} bytes, more than the limit of ${sampler._maxBytes} bytes (createSampler({ maxBytes }))`);
-      const xp = cx.osw_compat_alloc(src.length) >>> 0, yp = xp ? cx.osw_compat_alloc(yBytes) >>> 0 : 0;
-      try {
-        if (!xp || !yp) throw new RangeError(`out of memory: cannot allocate ${src.length + yBytes} bytes for ${what}`);
-        new Uint8Array(cx.memory.buffer).set(src, xp);
-        // Pillow premultiplies LA and RGBA (2 and 4 channels of bytes) as Image.resize does.
-        const premultiply = !opencv && B === 1 && (channels === 2 || channels === 4) ? 1 : 0;
-        const status = cx.osw_compat_resize(lib.lib, B === 1 ? 0 : 1, filter, xp, yp, count, inH, inW, channels,
-          h >= 0 ? outDims[h] : 1, outDims[w], inv[w], h >= 0 ? inv[h] : 1, premultiply);
-        if (status === 1) throw new RangeError(`out of memory: ${what} could not allocate its scratch memory`);
-        if (status !== 0) throw new Error(`onnx-sampling-wasm: osw-compat.wasm refused a resize (status ${status}); please report it`);
-        // Into the caller's output tensor directly when there is one (one copy, not two).
-        if (dst) new Uint8Array(dst.buffer, dst.byteOffset, yBytes).set(new Uint8Array(cx.memory.buffer, yp, yBytes));
-        else out = new Uint8Array(cx.memory.buffer).slice(yp, yp + yBytes);
-      } finally {
-        if (xp) cx.osw_compat_free(xp);
-        if (yp) cx.osw_compat_free(yp);
+    // Pillow premultiplies LA and RGBA (2 and 4 channels of bytes) as Image.resize does.
+    const premultiply = !opencv && B === 1 && (channels === 2 || channels === 4) ? 1 : 0;
+    // In the sampler's memory: X and Y where they are (its tensors) or copied (sampler._io).
+    return sampler._io(x, null, target, { dims: outDims, n: outN }, (xp, gp, yp) => {
+      if (!resample) {  // the same shape (a copy, as both libraries make), or nothing
+        sampler._M.HEAPU8.copyWithin(yp, xp, xp + yBytes);
+        return;
       }
-    }
-    if (dst) {
-      if (out) new Uint8Array(dst.buffer, dst.byteOffset, yBytes).set(out);
-      return target.tensor;
-    }
-    const Ctor = x.wasm ? x.info.arrays[0] : xData.constructor;
-    return { type: x.type, dims: outDims, data: Ctor === Uint8Array ? out : new Ctor(out.buffer, 0, outN) };
+      const status = cx.osw_compat_resize(lib.lib, B === 1 ? 0 : 1, filter, xp, yp, count, inH, inW, channels,
+        h >= 0 ? outDims[h] : 1, outDims[w], inv[w], h >= 0 ? inv[h] : 1, premultiply);
+      if (status === 1) throw new RangeError(`out of memory: ${what} could not allocate its scratch memory`);
+      if (status !== 0) throw new Error(`onnx-sampling-wasm: osw-compat.wasm refused a resize (status ${status}); please report it`);
+    });
   }
 
   // ---------------------------------------------------------------- preprocessing helpers
@@ -285,7 +312,16 @@ function oswCompatCode(find, findSync) {
   return {
     resizeCrop, letterbox, warpImage,
     find, findSync, args, resize,
-    instantiate: (module) => WebAssembly.instantiate(module, imports).then(ready),
-    instantiateSync: (module) => ready(new WebAssembly.Instance(module, imports)),
+    instantiate: (module, M) => Promise.resolve().then(() => WebAssembly.instantiate(module, link(module, M)))
+      .then(ready, (e) => { throw linkError(e, M); }),
+    instantiateSync(module, M) {
+      let instance;
+      try {
+        instance = new WebAssembly.Instance(module, link(module, M));
+      } catch (e) {
+        throw linkError(e, M);
+      }
+      return ready(instance);
+    },
   };
 }

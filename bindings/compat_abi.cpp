@@ -1,21 +1,16 @@
 // compat_abi.cpp: the boundary of osw-compat.wasm, the module of the compat kernels
 // (src/compat/compat.h: Pillow's and OpenCV's resize, bit for bit).
 //
-// A standalone WebAssembly module (no Emscripten glue, no Embind): bindings/compat.js
-// instantiates it with no imports its functions ever call, copies an image into its memory,
-// calls osw_compat_resize and copies the result out. Numbers cross as f64 (exact for every
-// size wasm32 memory can hold) and pointers as u32, so no BigInt is involved.
+// A side module (no Emscripten glue, no Embind; CMakeLists.txt): bindings/compat.js
+// instantiates it into the memory of a sampler's osw.wasm instance, whose malloc and free it
+// imports, and calls osw_compat_resize on images where they are in that memory. Numbers cross
+// as f64 (exact for every size wasm32 memory can hold) and pointers as u32, so no BigInt is
+// involved.
 #include <cstdint>
-#include <cstdlib>
 
 #include "compat/compat.h"
 
 #define OSW_EXPORT(name) extern "C" __attribute__((used, export_name(#name)))
-
-// Memory for an image of n bytes (null when it cannot be had; the caller says so).
-OSW_EXPORT(osw_compat_alloc) void* osw_compat_alloc(uint32_t n) { return std::malloc(n ? n : 1); }
-
-OSW_EXPORT(osw_compat_free) void osw_compat_free(void* p) { std::free(p); }
 
 // lib: 0 Pillow, 1 OpenCV; dtype: 0 uint8, 1 float32; method: the PillowFilter or CvInterp
 // value; flags: bit 0 premultiply (Pillow, uint8). Returns a compat::Result.

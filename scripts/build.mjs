@@ -30,7 +30,7 @@ if (!existsSync(join(build, 'CMakeCache.txt'))) {
   // renamed target needs the build system regenerated first.
   run('cmake', ['-S', '.', '-B', build]);
 }
-const targets = ['osw', 'osw-mt', 'osw-mt-node', 'osw-compat'];
+const targets = ['osw', 'osw-mt', 'osw-mt-node', 'osw-compat', 'osw-compat-mt'];
 if (withTests) targets.push('osw-tests');
 run('cmake', ['--build', build, '--parallel', '2', '--target', ...targets]);
 
@@ -48,6 +48,7 @@ function copyIfChanged(from, to) {
 
 copyIfChanged(join(build, 'osw.wasm'), join(dist, 'osw.wasm'));
 copyIfChanged(join(build, 'osw-compat.wasm'), join(dist, 'osw-compat.wasm'));
+copyIfChanged(join(build, 'osw-compat-mt.wasm'), join(dist, 'osw-compat-mt.wasm'));
 // The threaded build's wasm is one file for both glues (the two links give the same bytes).
 if (!readFileSync(join(build, 'osw-mt.wasm')).equals(readFileSync(join(build, 'osw-mt-node.wasm'))))
   throw new Error('build: build/osw-mt.wasm and build/osw-mt-node.wasm differ; dist/ ships one osw-mt.wasm for both glues');
@@ -190,10 +191,12 @@ function oswCompatCodeNow() { return oswCompatInline; }
 function oswCompatCodeLoad() { return Promise.resolve(oswCompatInline); }
 `;
 // osw-compat.wasm in a browser: beside the file that runs this (compat.mjs or worker.mjs).
-const browserCompatFind = `function oswCompatFind(options) {
+// (Each file named in its own static new URL(), the form bundlers follow to ship it.)
+const browserCompatFind = `function oswCompatFind(options, shared) {
   if (options.wasmBinary !== undefined) return oswCompileBytes(options.wasmBinary, 'the wasmBinary option', '', OSW_COMPAT_FIX);
   if (options.wasmUrl !== undefined) return oswFetchAndCompile(String(options.wasmUrl), OSW_COMPAT_FIX);
-  return oswFetchAndCompile(new URL('./osw-compat.wasm', import.meta.url).href, OSW_COMPAT_FIX);
+  const url = shared ? new URL('./osw-compat-mt.wasm', import.meta.url) : new URL('./osw-compat.wasm', import.meta.url);
+  return oswFetchAndCompile(url.href, OSW_COMPAT_FIX);
 }
 `;
 const workerMain = readFileSync(join(root, 'bindings', 'worker-main.js'), 'utf8');
@@ -223,16 +226,19 @@ function findWasm(options) {
 }
 // osw-compat.wasm (bindings/compat-loader.js): beside the entry, read at once when a compat
 // mode is first used, or as loadCompat({ wasmUrl, wasmBinary }) says.
-function oswCompatFind(options) {
+function oswCompatFind(options, shared) {
   if (options.wasmBinary !== undefined) return oswCompileBytes(options.wasmBinary, 'the wasmBinary option', '', OSW_COMPAT_FIX);
   if (options.wasmUrl !== undefined) {
     const url = String(options.wasmUrl);
     if (/^https?:/i.test(url)) return oswFetchAndCompile(url, OSW_COMPAT_FIX);
-    return Promise.resolve().then(() => oswCompatFindSync(/^file:/i.test(url) ? fileURLToPath(url) : url));
+    return Promise.resolve().then(() => oswCompatRead(/^file:/i.test(url) ? fileURLToPath(url) : url));
   }
-  return Promise.resolve().then(() => oswCompatFindSync());
+  return Promise.resolve().then(() => oswCompatFindSync(shared));
 }
-function oswCompatFindSync(file = ${defaultPath.replace('OSW_WASM_FILE', "'osw-compat.wasm'")}) {
+function oswCompatFindSync(shared) {
+  return oswCompatRead(shared ? ${defaultPath.replace('OSW_WASM_FILE', "'osw-compat-mt.wasm'")} : ${defaultPath.replace('OSW_WASM_FILE', "'osw-compat.wasm'")});
+}
+function oswCompatRead(file) {
   let bytes;
   try {
     bytes = readFileSync(file);

@@ -1,5 +1,7 @@
 // gather.h: the nearest-neighbour copy both compat libraries share (Pillow's NEAREST,
 // OpenCV's INTER_NEAREST and INTER_NEAREST_EXACT differ only in their index tables).
+// Its functions have internal linkage (static), as opencv_rules.h's: osw-compat.wasm is a
+// side module, where an inline (weak) function would become an import of itself.
 #pragma once
 
 #include <cstddef>
@@ -29,11 +31,11 @@ struct Windows {
   ~Windows() { std::free(off); }
 };
 
-inline int group_pixels(size_t px) { return px == 3 ? 5 : int(16 / px); }
+static inline int group_pixels(size_t px) { return px == 3 ? 5 : int(16 / px); }
 
 // Fills w for rows of in_w -> out_w pixels of px bytes (1 to 4); false when it cannot have
 // the memory (then no group uses a window).
-inline bool make_windows(Windows* w, int in_w, int out_w, size_t px, const int* xs) {
+static inline bool make_windows(Windows* w, int in_w, int out_w, size_t px, const int* xs) {
   const int G = group_pixels(px);
   w->groups = out_w / G;
   if (w->groups == 0) return true;
@@ -67,7 +69,7 @@ inline bool make_windows(Windows* w, int in_w, int out_w, size_t px, const int* 
 
 // One output row: pixel i is source pixel xs[i] (PX bytes each; an index < 0 gives zeros).
 template <size_t PX>
-void row(const uint8_t* s, uint8_t* d, int out_w, const int* xs, const Windows& w) {
+static void row(const uint8_t* s, uint8_t* d, int out_w, const int* xs, const Windows& w) {
   int i = 0;
 #if OSW_HAVE_SIMD
   if (PX <= 4) {
@@ -103,7 +105,7 @@ void row(const uint8_t* s, uint8_t* d, int out_w, const int* xs, const Windows& 
 }
 
 template <size_t PX>
-void images(const uint8_t* src, uint8_t* dst, int64_t count, int in_h, int in_w, int out_w,
+static void images(const uint8_t* src, uint8_t* dst, int64_t count, int in_h, int in_w, int out_w,
             int out_h, const int* xs, const int* ys, const Windows& w) {
   const size_t in_row = size_t(in_w) * PX, out_row = size_t(out_w) * PX;
   for (int64_t n = 0; n < count; ++n, src += size_t(in_h) * in_row) {
@@ -123,7 +125,7 @@ void images(const uint8_t* src, uint8_t* dst, int64_t count, int in_h, int in_w,
 // `count` images of in_h x in_w pixels of `px` bytes (src, one after another) into
 // out_h x out_w (dst): output pixel (r, i) is source pixel (ys[r], xs[i]); a negative
 // index gives zeros. Needs no memory it cannot do without.
-inline void gather_images(const uint8_t* src, uint8_t* dst, int64_t count, int in_h, int in_w,
+static inline void gather_images(const uint8_t* src, uint8_t* dst, int64_t count, int in_h, int in_w,
                           int out_w, int out_h, size_t px, const int* xs, const int* ys) {
   using namespace gather_detail;
   Windows w;

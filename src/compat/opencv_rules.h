@@ -17,9 +17,9 @@ enum class Axis { X, Y };
 enum class Kind { Nearest, NearestExact, Linear, Cubic, AreaUp, AreaFast, AreaGeneral };
 
 // OpenCV's cvRound (and saturate_cast<int>) on doubles: round half to even.
-inline int round_even(double v) { return static_cast<int>(std::nearbyint(v)); }
+static inline int round_even(double v) { return static_cast<int>(std::nearbyint(v)); }
 
-inline bool valid(const ImageBatch& g, double isx, double isy, int interp) {
+static inline bool valid(const ImageBatch& g, double isx, double isy, int interp) {
   if (interp != 0 && interp != 1 && interp != 2 && interp != 3 && interp != 6) return false;
   if (g.count < 0 || g.in_h < 1 || g.in_w < 1 || g.out_h < 1 || g.out_w < 1) return false;
   if (g.channels < 1 || g.channels > 4) return false;
@@ -38,7 +38,7 @@ struct Path {
 };
 
 // Which code path cv::resize takes (sizes already differ from the input's).
-inline Path choose(int, int, int, int, double isx, double isy, CvInterp interp) {
+static inline Path choose(int, int, int, int, double isx, double isy, CvInterp interp) {
   if (interp == CvInterp::Nearest) return {Kind::Nearest, 0, 0};
   if (interp == CvInterp::NearestExact) return {Kind::NearestExact, 0, 0};
   const double sx = 1. / isx, sy = 1. / isy;
@@ -52,7 +52,7 @@ inline Path choose(int, int, int, int, double isx, double isy, CvInterp interp) 
 }
 
 // Source indices of nearest / nearest-exact along one axis.
-inline void nearest_table(bool exact, double inv_scale, int in, int out, int* t) {
+static inline void nearest_table(bool exact, double inv_scale, int in, int out, int* t) {
   if (exact) {
     const int step = int(((int64_t(in) << 16) + out / 2) / out);
     const int base = step / 2 - 1;  // OpenCV 4.6 (later versions: - in % 2)
@@ -70,7 +70,7 @@ inline void nearest_table(bool exact, double inv_scale, int in, int out, int* t)
 }
 
 // The fractional coordinate OpenCV derives for destination index d (float, as OpenCV).
-inline float frac_coord(Kind kind, Axis axis, double inv_scale, int in, int d, int* s_out) {
+static inline float frac_coord(Kind kind, Axis axis, double inv_scale, int in, int d, int* s_out) {
   const double scale = 1. / inv_scale;
   float f;
   int s;
@@ -91,7 +91,7 @@ inline float frac_coord(Kind kind, Axis axis, double inv_scale, int in, int d, i
   return f;
 }
 
-inline void cubic_weights(float x, float* w) {
+static inline void cubic_weights(float x, float* w) {
   const float A = -0.75f;
   w[0] = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A;
   w[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
@@ -100,7 +100,7 @@ inline void cubic_weights(float x, float* w) {
 }
 
 // saturate_cast<short>(w * 2048): cvRound of the float product, then clamped.
-inline int16_t fixed_weight(float w) {
+static inline int16_t fixed_weight(float w) {
   const float v = w * 2048.f;
   const int r = static_cast<int>(std::nearbyint(v));
   return static_cast<int16_t>(r < -32768 ? -32768 : r > 32767 ? 32767 : r);
@@ -108,7 +108,7 @@ inline int16_t fixed_weight(float w) {
 
 // Taps (clamped source indices) and weights of the separable paths along one axis: ks = 2
 // (linear, area upscaling) or 4 (cubic) per destination index.
-inline void axis_taps(Axis axis, Kind kind, double inv_scale, int in, int out, int* taps,
+static inline void axis_taps(Axis axis, Kind kind, double inv_scale, int in, int out, int* taps,
                       float* wf, int16_t* wi) {
   const int ks = kind == Kind::Cubic ? 4 : 2;
   for (int d = 0; d < out; ++d) {
@@ -137,7 +137,7 @@ struct AreaTap {
 };
 
 // OpenCV's area decimation table along one axis; returns its length (at most 2 * in + 2).
-inline int area_table(int in, int out, double scale, AreaTap* tab) {
+static inline int area_table(int in, int out, double scale, AreaTap* tab) {
   int k = 0;
   for (int d = 0; d < out; ++d) {
     const double f1 = d * scale, f2 = f1 + scale;

@@ -97,7 +97,7 @@ for (const [name, bundler, copies] of [
     const osw = readFileSync(join(app, 'node_modules', 'onnx-sampling-wasm', 'dist', 'osw.wasm'));
     const wasmFiles = files.filter((f) => f.endsWith('.wasm') && readFileSync(join(app, 'dist', f)).equals(osw));
     assert.equal(wasmFiles.length, 1, `one osw.wasm in dist/ (${files.join(', ')})`);
-    assert.equal(files.filter((f) => f.endsWith('.wasm')).length, copies ? 3 : 1, 'and osw-mt.wasm and osw-compat.wasm where the bundler copies by itself');
+    assert.equal(files.filter((f) => f.endsWith('.wasm')).length, copies ? 4 : 1, 'and osw-mt.wasm, osw-compat.wasm and osw-compat-mt.wasm where the bundler copies by itself');
     const { page, errors, consoleMessages, wasm } = await openApp();
     const status = await waitDone(page);
     assert.equal(status.status, 'ok', `the app reported: ${status.error}`);

@@ -57,8 +57,10 @@ test('the Vite example builds against the packed tarball and runs in Chromium', 
   assert.equal(wasmFiles.length, 1, `one osw .wasm in dist/assets (${assets.join(', ')})`);
   assert.match(wasmFiles[0], /^osw.*\.wasm$/);
   // and the compat modes' module, fetched by loadCompat() (the app calls it)
-  const compatWasm = assets.filter((f) => /^osw-compat.*\.wasm$/.test(f));
+  // osw-compat.wasm, and osw-compat-mt.wasm (for threads, fetched only then)
+  const compatWasm = assets.filter((f) => /^osw-compat-(?!mt-).*\.wasm$/.test(f));
   assert.equal(compatWasm.length, 1, `osw-compat .wasm in dist/assets (${assets.join(', ')})`);
+  assert.equal(assets.filter((f) => /^osw-compat-mt-.*\.wasm$/.test(f)).length, 1, `osw-compat-mt .wasm in dist/assets (${assets.join(', ')})`);
   assert.equal(assets.filter((f) => /^osw-mt.*\.(wasm|mjs)$/.test(f)).length, 2, `the threaded build's osw-mt .wasm and .mjs in dist/assets (${assets.join(', ')})`);
 
   server = await startStaticServer([['/', join(app, 'dist')]]);

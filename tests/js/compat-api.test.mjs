@@ -131,10 +131,22 @@ test('compat errors: class and message', async () => {
 test('osw-compat.wasm: read at once in Node; loadCompat({ wasmBinary, wasmUrl }); a missing file says what to do; memory is counted and freed', async () => {
   const file = join(dirname(packageEntry()), 'osw-compat.wasm');
   const s = await pkg.createSampler();
-  const before = s.memoryBytes;
   const x = image(40, 40, 4, 5);
   const y = s.resize(x, { sizes: [90, 70], axes: [1, 2], compat: 'pillow', mode: 'lanczos' });
-  assert.ok(s.memoryBytes > before, 'memoryBytes counts the compat instance');
+  // the compat module lives in the sampler's memory: its tensors are resized in place, and
+  // memoryBytes is that one memory
+  const xt = s.tensor('uint8', x.dims), yt = s.tensor('uint8', y.dims);
+  xt.data.set(x.data);
+  const before = s.memoryBytes;
+  for (let i = 0; i < 3; i++) {
+    yt.data.fill(0);
+    assert.equal(s.resizeInto(xt, yt, { sizes: [90, 70], axes: [1, 2], compat: 'pillow', mode: 'lanczos' }), yt);
+    assert.deepEqual(yt.data, y.data);
+  }
+  assert.equal(s.memoryBytes, before, 'no second memory: resizing tensors in place needs no more');
+  assert.throws(() => s.resizeInto(xt, xt, { sizes: [40, 40], axes: [1, 2], compat: 'opencv' }), /^RangeError: output: must not share memory with an input/);
+  xt.dispose();
+  yt.dispose();
   const t = await pkg.createSampler({ loadCompat: { wasmBinary: readFileSync(file) } });
   assert.deepEqual(t.resize(x, { sizes: [90, 70], axes: [1, 2], compat: 'pillow', mode: 'lanczos' }).data, y.data);
   await t.loadCompat({ wasmUrl: file });
@@ -150,4 +162,35 @@ test('osw-compat.wasm: read at once in Node; loadCompat({ wasmBinary, wasmUrl })
   assert.equal(s.memoryBytes, 0);
   assert.throws(() => s.resize(x, { sizes: [9, 7], axes: [1, 2], compat: 'pillow' }), /disposed/);
   await assert.rejects(s.loadCompat(), /disposed/);
+});
+
+test('osw-compat-mt.wasm for threaded samplers: the same bytes, loaded into their shared memory, whatever its heap held before', async () => {
+  const x = image(37, 53, 4, 9);
+  const o = { sizes: [61, 29], axes: [1, 2], compat: 'pillow', mode: 'cubic' };  // (its support is static data)
+  const one = await pkg.createSampler();
+  const want = one.resize(x, o).data;
+  for (const threads of [1, 2]) {
+    const s = await pkg.createSampler({ threads });
+    // freed memory full of 0xFF bytes, where the compat module's static data may then be
+    // placed: it must be initialized all the same (a flag there must not say it was)
+    // (blocks of about the size it allocates first, and large ones)
+    const junk = [];
+    for (let n = 24; n <= 96; n++) for (let k = 0; k < 4; k++) junk.push(s.tensor('uint8', [n]));
+    junk.push(s.tensor('uint8', [1 << 16]), s.tensor('uint8', [1 << 20]));
+    for (const t of junk) t.data.fill(255);
+    for (const t of junk) t.dispose();
+    assert.deepEqual(s.resize(x, o).data, want, `threads ${threads}`);
+    s.dispose();
+  }
+  // a module of the other memory kind is refused with what to do
+  const mt = await pkg.createSampler({ threads: 2 });
+  await assert.rejects(mt.loadCompat({ wasmBinary: readFileSync(join(dirname(packageEntry()), 'osw-compat.wasm')) }),
+    /the compat module does not link to this sampler .*a sampler with threads takes osw-compat-mt\.wasm/);
+  assert.deepEqual(mt.resize(x, o).data, want, 'and the sampler goes on with the right one');
+  mt.dispose();
+  const st = await pkg.createSampler();
+  await assert.rejects(st.loadCompat({ wasmBinary: readFileSync(join(dirname(packageEntry()), 'osw-compat-mt.wasm')) }),
+    /the compat module does not link to this sampler .*a sampler with one thread takes osw-compat\.wasm/);
+  st.dispose();
+  one.dispose();
 });
