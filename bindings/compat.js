@@ -22,7 +22,8 @@ function oswCompatCode(find, findSync) {
   'use strict';
   const STACK = 65536;  // the side module's stack (its kernels allocate their scratch)
 
-  // The size and alignment of the side module's static data, from its dylink.0 section.
+  // The size and alignment of the side module's static data, and its table's size, from its
+  // dylink.0 section.
   function dataInfo(module) {
     const sec = WebAssembly.Module.customSections(module, 'dylink.0')[0];
     if (!sec) throw new Error(`onnx-sampling-wasm: osw-compat.wasm is not the side module this version builds (no dylink.0 section). ${OSW_COMPAT_FIX}`);
@@ -35,10 +36,10 @@ function oswCompatCode(find, findSync) {
     };
     while (p < b.length) {
       const type = b[p++], len = leb(), end = p + len;
-      if (type === 1) return { size: leb(), align: 2 ** leb() };  // WASM_DYLINK_MEM_INFO
+      if (type === 1) return { size: leb(), align: 2 ** leb(), table: leb() };  // WASM_DYLINK_MEM_INFO
       p = end;
     }
-    return { size: 0, align: 1 };
+    return { size: 0, align: 1, table: 0 };
   }
 
   // The side module's imports, from the sampler's module instance M: its memory, malloc and
@@ -58,6 +59,9 @@ function oswCompatCode(find, findSync) {
       memory, malloc: M._malloc, free: M._free, sin: Math.sin, cos: Math.cos,  // (M._malloc: the export itself once called)
       __memory_base: i32(base, false),
       __stack_pointer: i32((stack + STACK) & ~15, true),
+      // its own table for the functions it calls indirectly, if any (none at -O2)
+      __table_base: i32(0, false),
+      __indirect_function_table: new WebAssembly.Table({ initial: info.table, element: 'anyfunc' }),
     };
     for (const i of WebAssembly.Module.imports(module))
       if (i.module !== 'env' || !(i.name in env))
