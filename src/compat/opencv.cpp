@@ -432,7 +432,8 @@ void lin_vertical16(const uint16_t* r0, const uint16_t* r1, uint8_t* d, int w, i
   for (; x < w; ++x) d[x] = sat_u8((((r0[x] * b0) >> 4) + ((r1[x] * b1) >> 4) + 2) >> 2);
 }
 
-// The whole resize when the weights allow it (see above); false (nothing written) otherwise.
+// The whole resize when the weights allow it (see above) and windows make most of the rows;
+// false (nothing written) otherwise.
 bool linear_dyadic_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, const int* xt,
                       const int16_t* xw, const int* yt, const int16_t* yw, int* status) {
   const int in_h = int(g.in_h), in_w = int(g.in_w), cn = int(g.channels);
@@ -452,6 +453,14 @@ bool linear_dyadic_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, const i
   win.off = reinterpret_cast<int32_t*>(rows[1] + row);
   win.lanes = reinterpret_cast<uint8_t*>(win.off + groups);
   layout_lin_windows(xt, xw, ex, in_w, out_w, cn, &win);
+  // Worth it where windows make the rows (upscaling); elsewhere (2.5x down: taps too far
+  // apart) the general path's per-pixel vectors are faster than this one's scalar fallback.
+  int windowed = 0;
+  for (int k = 0; k < groups; ++k) windowed += win.off[k] >= 0;
+  if (windowed * 8 < groups * 7) {
+    std::free(mem);
+    return false;
+  }
   const size_t in_img = size_t(in_h) * in_w * cn, out_img = size_t(out_h) * W;
   for (int64_t n = 0; n < g.count; ++n) {
     const uint8_t* src = x + n * in_img;
