@@ -144,6 +144,8 @@ def peers_for(job):
     elif op == "compat":
         # compat 'pillow' / 'opencv': the library's own call on the same image (HxWxC).
         img = data(job["in"], t)[0]
+        if job.get("opaque"):
+            img[:, :, 3] = 255
         oh, ow = job["out"][1], job["out"][2]
         if job["lib"] == "pillow":
             if Image is None:
