@@ -23,13 +23,32 @@ namespace gather_detail {
 // wrapping the first half's past 15). Per group: twice the window's byte offset in the
 // source row, plus 1 for 32 bytes, or -1 where the group cannot (sources farther apart, a
 // window past the row's end, a pixel outside, a store past the output row's end); and its
-// 16 lane indices.
+// 16 lane indices. Integer upscaling repeats the groups: when the first `run` groups are
+// one-load windows whose lanes repeat with a period of 1 or 2 groups and whose offsets grow
+// by `step` bytes per period, they are made with the lanes held in registers.
 struct Windows {
   int32_t* off = nullptr;
   uint8_t* lanes = nullptr;
   int groups = 0;
+  int period = 0, run = 0, step = 0;
   ~Windows() { std::free(off); }
 };
+
+// The longest run of groups from the first with period p (see Windows), in whole periods.
+static inline int periodic_run(const Windows& w, int p, int* step) {
+  if (w.groups < 2 * p) return 0;
+  for (int g = 0; g < p; ++g)
+    if (w.off[g] < 0 || (w.off[g] & 1)) return 0;
+  *step = (w.off[p] >> 1) - (w.off[0] >> 1);
+  int g = p;
+  for (; g < w.groups; ++g) {
+    const int32_t o = w.off[g];
+    if (o < 0 || (o & 1) || (o >> 1) - (w.off[g - p] >> 1) != *step ||
+        std::memcmp(w.lanes + size_t(g) * 16, w.lanes + size_t(g - p) * 16, 16) != 0)
+      break;
+  }
+  return g - g % p;
+}
 
 static inline int group_pixels(size_t px) { return px == 3 ? 5 : int(16 / px); }
 
@@ -64,6 +83,11 @@ static inline bool make_windows(Windows* w, int in_w, int out_w, size_t px, cons
       l[b] = ok && j < G ? uint8_t((xs[i + j] - lo) * int(px) + k) : 0;
     }
   }
+  for (int p = 1; p <= 2 && w->period == 0; ++p) {
+    int step = 0;
+    const int run = periodic_run(*w, p, &step);
+    if (run >= 4 * p) w->period = p, w->run = run, w->step = step;
+  }
   return true;
 }
 
@@ -74,7 +98,21 @@ static void row(const uint8_t* s, uint8_t* d, int out_w, const int* xs, const Wi
 #if OSW_HAVE_SIMD
   if (PX <= 4) {
     constexpr int G = PX == 3 ? 5 : int(16 / PX);
-    for (int g = 0; g < w.groups; ++g, i += G) {
+    int g = 0;
+    if (w.period == 1) {
+      const v128_t l0 = wasm_v128_load(w.lanes);
+      const uint8_t* p0 = s + (w.off[0] >> 1);
+      for (; g < w.run; ++g, i += G, p0 += w.step)
+        wasm_v128_store(d + size_t(i) * PX, wasm_i8x16_swizzle(wasm_v128_load(p0), l0));
+    } else if (w.period == 2) {
+      const v128_t l0 = wasm_v128_load(w.lanes), l1 = wasm_v128_load(w.lanes + 16);
+      const uint8_t *p0 = s + (w.off[0] >> 1), *p1 = s + (w.off[1] >> 1);
+      for (; g < w.run; g += 2, i += 2 * G, p0 += w.step, p1 += w.step) {
+        wasm_v128_store(d + size_t(i) * PX, wasm_i8x16_swizzle(wasm_v128_load(p0), l0));
+        wasm_v128_store(d + size_t(i + G) * PX, wasm_i8x16_swizzle(wasm_v128_load(p1), l1));
+      }
+    }
+    for (; g < w.groups; ++g, i += G) {
       const int32_t o = w.off[g];
       if (o >= 0) {
         const uint8_t* p = s + (o >> 1);

@@ -308,10 +308,10 @@ void unpremultiply_row(uint8_t* p, int pixels, int c, const Reciprocals& r) {
       uint8_t* q = p + size_t(i) * 4;
       const v128_t v = wasm_v128_load(q);
       const v128_t a = wasm_u32x4_shr(v, 24);
-      const v128_t r = wasm_f32x4_div(f255, wasm_f32x4_convert_i32x4(a));
       // alpha 0 and 255, and the alpha byte of every pixel, stay as they are
       const v128_t keep = wasm_v128_or(wasm_v128_or(wasm_i32x4_eq(a, wasm_i32x4_splat(0)), wasm_i32x4_eq(a, i255)), alpha);
       if (wasm_i32x4_all_true(wasm_i32x4_eq(keep, wasm_i32x4_splat(-1)))) continue;  // opaque (or clear) pixels
+      const v128_t r = wasm_f32x4_div(f255, wasm_f32x4_convert_i32x4(a));
       v128_t ch[3];
       for (int j = 0; j < 3; ++j) {
         const v128_t c = wasm_f32x4_convert_i32x4(wasm_v128_and(j ? wasm_u32x4_shr(v, 8 * j) : v, low));

@@ -1,5 +1,6 @@
 // The nearest-neighbour gather of the compat modes (src/compat/gather.h): its SIMD windows
-// (one or two 16-byte loads and swizzles per group of output pixels) against a plain loop,
+// (one or two 16-byte loads and swizzles per group of output pixels, runs of repeating
+// groups with their lanes in registers) against a plain loop,
 // on index tables of every kind (upscaling, downscaling to 2x and beyond, repeated rows,
 // indices out of order and outside), pixels of 1 to 16 bytes, row widths that leave tails;
 // then both libraries' NEAREST on wide rows against their reference models.
@@ -61,7 +62,7 @@ std::vector<int> table(Rng& r, int in, int out) {
 TEST_CASE("compat gather: the SIMD windows equal the plain loop", "[compat]") {
   Rng r(2018);
   const size_t sizes[] = {1, 2, 3, 4, 8, 12, 16, 5};
-  int windows = 0;
+  int windows = 0, periodic[3] = {0, 0, 0};
   for (int it = 0; it < 1500; ++it) {
     const size_t px = sizes[r.range(0, 7)];
     const int in_w = int(r.range(1, 300)), in_h = int(r.range(1, 6));
@@ -80,11 +81,14 @@ TEST_CASE("compat gather: the SIMD windows equal the plain loop", "[compat]") {
       osw::compat::gather_detail::Windows w;
       REQUIRE(osw::compat::gather_detail::make_windows(&w, in_w, out_w, px, xs.data()));
       for (int g = 0; g < w.groups; ++g) windows += w.off[g] >= 0;
+      ++periodic[w.period];
     }
 #endif
   }
 #if OSW_HAVE_SIMD
   CHECK(windows > 5000);  // the cases reach the windows, not only the per-pixel loop
+  CHECK(periodic[1] > 50);  // and the runs of repeating groups (2x up: period 1 or 2)
+  CHECK(periodic[2] > 20);
 #endif
 }
 
