@@ -43,9 +43,10 @@ static inline int periodic_run(const Windows& w, int p, int* step) {
   int g = p;
   for (; g < w.groups; ++g) {
     const int32_t o = w.off[g];
-    if (o < 0 || (o & 1) || (o >> 1) - (w.off[g - p] >> 1) != *step ||
-        std::memcmp(w.lanes + size_t(g) * 16, w.lanes + size_t(g - p) * 16, 16) != 0)
-      break;
+    bool same = o >= 0 && !(o & 1) && (o >> 1) - (w.off[g - p] >> 1) == *step;
+    // (a loop, not memcmp: osw-compat.wasm imports no libc function but malloc and free)
+    for (int b = 0; b < 16 && same; ++b) same = w.lanes[size_t(g) * 16 + b] == w.lanes[size_t(g - p) * 16 + b];
+    if (!same) break;
   }
   return g - g % p;
 }
