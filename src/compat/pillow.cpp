@@ -306,6 +306,15 @@ void unpremultiply_row(uint8_t* p, int pixels, int c, const Reciprocals& r) {
     const v128_t i255 = wasm_i32x4_splat(255), alpha = wasm_i32x4_splat(int32_t(0xFF000000u));
     for (; i + 4 <= pixels; i += 4) {
       uint8_t* q = p + size_t(i) * 4;
+      // 16 opaque pixels at once (their alpha bytes and-ed together are 255): nothing to do
+      if ((i & 15) == 0 && i + 16 <= pixels) {
+        const v128_t all = wasm_v128_and(wasm_v128_and(wasm_v128_load(q), wasm_v128_load(q + 16)),
+                                         wasm_v128_and(wasm_v128_load(q + 32), wasm_v128_load(q + 48)));
+        if (wasm_i32x4_all_true(wasm_i32x4_eq(wasm_v128_and(all, alpha), alpha))) {
+          i += 12;
+          continue;
+        }
+      }
       const v128_t v = wasm_v128_load(q);
       const v128_t a = wasm_u32x4_shr(v, 24);
       // alpha 0 and 255, and the alpha byte of every pixel, stay as they are
@@ -932,7 +941,7 @@ int pillow_resize_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, PillowFi
   const size_t htable_n = need_h ? size_t(out_w) * horizontal_table_i16(c, ah.ksize) : 0;
   const size_t stage_n = need_h ? in_row + 8 : 0;
   const size_t ring_n = size_t(ring) * mid_row;
-  const size_t hw_n = need_h ? hw_bytes(ah, out_w, c) : 0;
+  const size_t hw_n = need_h ? (hw_bytes(ah, out_w, c) + 15) / 16 * 16 : 0;  // (keeps what follows aligned)
   Scratch mem;
   char* m = mem.alloc<char>(hw_n + ptrs_n * sizeof(void*) + vtable_n * sizeof(int32_t) +
                             groups_n * sizeof(int) + htable_n * sizeof(int16_t) + stage_n +
