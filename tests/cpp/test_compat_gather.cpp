@@ -62,7 +62,9 @@ std::vector<int> table(Rng& r, int in, int out) {
 TEST_CASE("compat gather: the SIMD windows equal the plain loop", "[compat]") {
   Rng r(2018);
   const size_t sizes[] = {1, 2, 3, 4, 8, 12, 16, 5};
+#if OSW_HAVE_SIMD
   int windows = 0, periodic[3] = {0, 0, 0};
+#endif
   for (int it = 0; it < 1500; ++it) {
     const size_t px = sizes[r.range(0, 7)];
     const int in_w = int(r.range(1, 300)), in_h = int(r.range(1, 6));
