@@ -76,7 +76,7 @@ double ratio(const Big& t, const Big& d);
 // num / den (den > 0) rounded by rule (0 half to even, 1 toward zero, 2 half up) into *out
 // (not saturated). guess: the value in float, where the floor's search starts.
 bool round_rational(const Big& num, const Big& den, double guess, int rule, Big* out);
-// The largest magnitude of X's integer type; for 64-bit types, of X's first n elements.
+// The largest magnitude of X's integer type; for 32- and 64-bit types, of X's first n elements.
 double magnitude(const TensorView& x, int64_t n);
 // The index of the first of v[0, n) within about eps of a rounding boundary (k + 1/2, or an
 // integer when trunc), or n: a filter that may also return values a little farther

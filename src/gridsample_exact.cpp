@@ -35,7 +35,7 @@
 // With P = prod (L_a + d_a), the sum's classic bound g_K = K uc / (1 - K uc) and r + 1
 // roundings of each product,
 //   |computed - exact| <= M ((P - prod L_a) + P (r u + uf) + g_K P (1 + uf)) [+ M P u, 64-bit X]
-// with M the largest |X| (the type's range; the call's for 64-bit types) and uf the weights'
+// with M the largest |X| (the type's range; the call's for 32- and 64-bit types) and uf the weights'
 // rounding to float (8/16-bit). eps is twice that. 8/16-bit outputs near a boundary are
 // first recomputed in double from plan_location's double weights (bound: the same with
 // uc = u, uf = 0). A value within eps of a boundary whose D is below 1 / (4 eps) is that

@@ -21,7 +21,7 @@ namespace osw {
 struct ResizePlan;
 
 // The error bound of the float computation of plan's outputs for X (x.type an integer
-// type; 64-bit types read X for its largest magnitude), and in *eps_d that of the same
+// type; 32- and 64-bit types read X for its largest magnitude), and in *eps_d that of the same
 // computation in double from the plan's double weights (the first recheck of 8- and
 // 16-bit outputs).
 double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d);

@@ -18,6 +18,7 @@
 #include <limits>
 #include <vector>
 
+#include "exact_int.h"
 #include "resize.h"
 #include "test_plan.h"
 #include "test_exact_ref.h"
@@ -275,6 +276,30 @@ TEST_CASE("exact: int64, uint64 outputs round as their exact value", "[exact]") 
 // 1/4 (the exact value is then in (-1, 1), which truncates to 0). int64 values near 2^60
 // have a bound of hundreds: (2^60 + 3 - 2^60) / 2 is computed as 0 in double, and its exact
 // value 1.5 truncates to 1.
+// M of the error bound (resize_exact.cpp): the type's range for 8- and 16-bit types, the
+// largest |X| of the call for 32- and 64-bit ones, never below it (INT32_MIN is 2^31), and
+// only over the n elements the call reads.
+TEST_CASE("exact: the bound's largest magnitude reads 32- and 64-bit X", "[exact]") {
+  auto M = [](osw::DType t, const void* data, int64_t n) {
+    osw::TensorView v;
+    v.type = t;
+    v.data = const_cast<void*>(data);
+    return osw::exact::magnitude(v, n);
+  };
+  const uint8_t b[2] = {0, 1};
+  CHECK(M(osw::DType::UInt8, b, 2) == 255);
+  CHECK(M(osw::DType::Int16, b, 1) == 32768);
+  const int32_t i32[5] = {3, -70000, 12, std::numeric_limits<int32_t>::min(), 5};
+  CHECK(M(osw::DType::Int32, i32, 3) == 70000);
+  CHECK(M(osw::DType::Int32, i32, 5) == 2147483648.0);
+  CHECK(M(osw::DType::Int32, i32, 0) == 0);
+  const uint32_t u32[3] = {7, 4294967295u, 9};
+  CHECK(M(osw::DType::UInt32, u32, 1) == 7);
+  CHECK(M(osw::DType::UInt32, u32, 3) == 4294967295.0);
+  const int64_t i64[2] = {-5, 4};
+  CHECK(M(osw::DType::Int64, i64, 2) == 5);
+}
+
 TEST_CASE("exact: truncation near 0 with a large error bound is still decided", "[exact]") {
   ResizeAttrs at;
   at.mode = ResizeMode::Linear;
