@@ -854,14 +854,14 @@ function makeApi(loadModule) {
     // loadCompat() must have run first, which the error says. what: the caller, for it.
     _compat(what) {
       if (this._cx === null) {
-        const m = oswCompatModuleSync(this._shared());
+        const shared = this._shared(), m = oswCompatModuleSync(shared);
         if (m === null) {
           const e = new Error(`${typeof what === 'number' ? `resize: compat '${Object.keys(COMPATS)[what]}'` : what} runs in osw-compat.wasm, a second module fetched only by programs that use it; ` +
             'load it first: `await sampler.loadCompat()` once, or createSampler({ loadCompat: true })');
           e.oswNeedsCompat = true;  // the worker API loads it and calls again (worker-main.js)
           throw e;
         }
-        this._cx = oswCompatCodeNow().instantiateSync(m, this._M);
+        this._cx = oswCompatCodeNow().instantiateSync(m, this._M, shared);
       }
       return oswCompatCodeNow();
     }
@@ -876,10 +876,10 @@ function makeApi(loadModule) {
       if (o.wasmBinary !== undefined) load.wasmBinary = wasmBytesOption(o.wasmBinary, 'loadCompat');
       if (o.wasmUrl !== undefined) load.wasmUrl = wasmUrlOption(o.wasmUrl, 'loadCompat');
       if (this._cx !== null && load.wasmBinary === undefined && load.wasmUrl === undefined) return;
-      const m = await oswCompatModule(load, this._shared());
+      const shared = this._shared(), m = await oswCompatModule(load, shared);
       const M = this._M;
       if (M === null) return;  // disposed meanwhile
-      const cx = await oswCompatCodeNow().instantiate(m, M);
+      const cx = await oswCompatCodeNow().instantiate(m, M, shared);
       if (this._M === M) this._cx = cx;
     }
 

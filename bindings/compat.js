@@ -70,9 +70,9 @@ function oswCompatCode(find, findSync) {
   }
   // A module of the other memory kind does not link: said so (the threaded build's shared
   // memory takes osw-compat-mt.wasm, the others osw-compat.wasm).
-  const linkError = (e, M) => {
+  // (shared: whether the sampler's memory is, as api.js's _shared() says)
+  const linkError = (e, shared) => {
     if (!(e instanceof WebAssembly.LinkError)) return e;
-    const shared = typeof SharedArrayBuffer === 'function' && M.HEAPU8.buffer instanceof SharedArrayBuffer;
     return new Error(`onnx-sampling-wasm: the compat module does not link to this sampler (${e.message}): a sampler with ${shared ? 'threads takes osw-compat-mt.wasm' : 'one thread takes osw-compat.wasm'}. ${OSW_COMPAT_FIX}`);
   };
   const ready = (instance) => {
@@ -316,14 +316,14 @@ function oswCompatCode(find, findSync) {
   return {
     resizeCrop, letterbox, warpImage,
     find, findSync, args, resize,
-    instantiate: (module, M) => Promise.resolve().then(() => WebAssembly.instantiate(module, link(module, M)))
-      .then(ready, (e) => { throw linkError(e, M); }),
-    instantiateSync(module, M) {
+    instantiate: (module, M, shared) => Promise.resolve().then(() => WebAssembly.instantiate(module, link(module, M)))
+      .then(ready, (e) => { throw linkError(e, shared); }),
+    instantiateSync(module, M, shared) {
       let instance;
       try {
         instance = new WebAssembly.Instance(module, link(module, M));
       } catch (e) {
-        throw linkError(e, M);
+        throw linkError(e, shared);
       }
       return ready(instance);
     },
