@@ -314,7 +314,8 @@ static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
     lay->convert_to = compute_size(type) == 8 ? DType::Float64 : DType::Float32;
     if (lay->convert_to == DType::Float32 && is_integer(type) && lay->round_passes == DType::Undefined) {
       // 8- and 16-bit integers whose float32 error bound is large (16-bit cubic; many
-      // axes) run in double: most outputs would be near a boundary, each rechecked by a
+      // axes; not plans computed exactly, whose bound is 0: 16-bit 2x linear) run in
+      // double: most outputs would be near a boundary, each rechecked by a
       // sum over every tap of every axis (6 cubic axes: 4096 products per output).
       TensorView t;
       t.type = type;
@@ -451,7 +452,7 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
     unsigned char* w = ws->wide.data();
     const int64_t done = exact && !dbl
         ? resize_exact_narrow(plan, x, reinterpret_cast<const float*>(w), y, at, n, eps, eps_d, &cache.p, dmax) : 0;
-    if (snap) resize_exact_snap(w + done * es, dbl, n - done, eps, int(plan.attrs.compat));
+    if (snap && eps > 0) resize_exact_snap(w + done * es, dbl, n - done, eps, int(plan.attrs.compat));
     resize_narrow_converted(plan, w + done * es, dbl, y, at + done, n - done);
     if (exact && !snap) resize_exact_fix(plan, x, w + done * es, dbl, y, at + done, n - done, eps, eps_d, &cache.p, dmax);
     b = e;

@@ -504,16 +504,35 @@ bool exact_output(const ResizePlan& plan, const TensorView& x, const int64_t* id
 
 namespace {
 
+// c_a of the header's derivation: a bound of the distance of axis ax's double weights from
+// the exact ones.
+double weight_err(const ResizePlan& plan, int ax) {
+  const double a = plan.attrs.cubic_a;
+  const AxisGeometry& g = plan.geo.axis[ax];
+  const int K = plan.axis[ax].taps;
+  // X_a: a bound of the coordinate's magnitude and of the magnitudes inside its formula.
+  double Xa = double(g.in) + 4 + (double(g.out) + 1) * std::fabs(g.scale_den / g.scale_num);
+  if (plan.attrs.coord == CoordMode::TfCropAndResize)
+    Xa += (std::fabs(g.roi_start) + std::fabs(g.roi_end) + 1) * double(g.in);
+  if (plan.attrs.coord == CoordMode::AlignCorners) {
+    const double w1 = std::fabs(g.out_width() - 1);
+    Xa += double(g.out) * double(g.in) * (g.out_width() + 2) / (w1 * w1);
+  }
+  const bool cubic = plan.attrs.mode == ResizeMode::Cubic;
+  const double G = cubic ? std::fmax(3 * std::fabs(a + 2) + 2 * std::fabs(a + 3), std::fabs(a)) : 1;
+  const double sa = plan.attrs.antialias && g.scale() < 1 ? g.scale() : 1;
+  const double tap = G * 8 * Xa * sa + (cubic ? 64 * (std::fabs(a) + 3) : 4);
+  return 0x1p-53 * K * tap * (plan.attrs.antialias || plan.attrs.exclude_outside ? 4 : 1);
+}
+
 // The bound of the header's derivation for largest magnitude M, computed in double (dbl: the
 // plan's double weights) or in float (its float weights).
 double bound(const ResizePlan& plan, double M, bool dbl, bool wide_x) {
   const double u = dbl ? 0x1p-53 : 0x1p-24;
-  const double a = plan.attrs.cubic_a;
   double prod = 1, sum = wide_x ? u : 0;
   for (int p = 0; p < plan.n_passes; ++p) {
     const int ax = plan.order[p];
     const AxisPlan& ap = plan.axis[ax];
-    const AxisGeometry& g = plan.geo.axis[ax];
     const int K = ap.taps;
     double L = 0;
     for (int64_t o = 0; o < ap.out; ++o) {
@@ -523,19 +542,7 @@ double bound(const ResizePlan& plan, double M, bool dbl, bool wide_x) {
       L = s > L ? s : L;  // (NaN weights: outputs that are NaN, never rounded near a boundary)
     }
     L *= 1 + 0x1p-40;
-    // X_a: a bound of the coordinate's magnitude and of the magnitudes inside its formula.
-    double Xa = double(g.in) + 4 + (double(g.out) + 1) * std::fabs(g.scale_den / g.scale_num);
-    if (plan.attrs.coord == CoordMode::TfCropAndResize)
-      Xa += (std::fabs(g.roi_start) + std::fabs(g.roi_end) + 1) * double(g.in);
-    if (plan.attrs.coord == CoordMode::AlignCorners) {
-      const double w1 = std::fabs(g.out_width() - 1);
-      Xa += double(g.out) * double(g.in) * (g.out_width() + 2) / (w1 * w1);
-    }
-    const bool cubic = plan.attrs.mode == ResizeMode::Cubic;
-    const double G = cubic ? std::fmax(3 * std::fabs(a + 2) + 2 * std::fabs(a + 3), std::fabs(a)) : 1;
-    const double sa = plan.attrs.antialias && g.scale() < 1 ? g.scale() : 1;
-    const double tap = G * 8 * Xa * sa + (cubic ? 64 * (std::fabs(a) + 3) : 4);
-    const double c = 0x1p-53 * K * tap * (plan.attrs.antialias || plan.attrs.exclude_outside ? 4 : 1);
+    const double c = weight_err(plan, ax);
     const double d = (dbl ? 0 : u * L) + c;
     const double gn = K * u / (1 - K * u);
     prod *= L + d;
@@ -545,13 +552,6 @@ double bound(const ResizePlan& plan, double M, bool dbl, bool wide_x) {
 }
 
 }  // namespace
-
-double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d) {
-  const int64_t es = dtype_size(x.type);
-  const double M = magnitude(x, x.elements());
-  *eps_d = es < 4 ? bound(plan, M, true, false) : 0;
-  return bound(plan, M, es >= 4, es == 8);
-}
 
 // Output i of Y (computed value v, near a boundary, not decided in double) decided
 // exactly and stored: flat regions under truncation, else big integers.
@@ -591,51 +591,111 @@ uint64_t reduced_den(const Rat& r) {
 
 }  // namespace
 
-double resize_exact_dmax(const ResizePlan& plan) {
+namespace {
+
+// The denominator every output of axis a shares (inf when not known): coordinates x = P / Q
+// with Q the same for every output (exact_coord: the output index enters as an integer),
+// weights over Q (linear) or B Q^3 (cubic, a = A / B), no renormalisation. Compat
+// 'onnxruntime': each coordinate is a double (its float32 formula's), m 2^-b: Q = 2^b of the
+// largest b over the axis's outputs is a common denominator.
+double axis_den(const ResizePlan& plan, int a) {
   const ResizeAttrs& at = plan.attrs;
-  // Only where every output's taps share one denominator: coordinates x = P / Q with Q the
-  // same for every output (exact_coord: the output index enters as an integer), weights
-  // over Q (linear) or B Q^3 (cubic, a = A / B), no renormalisation.
-  // Compat 'onnxruntime': each coordinate is a double (its float32 formula's), m 2^-b:
-  // Q = 2^b of the largest b over the axis's outputs is a common denominator.
+  const AxisPlan& ap = plan.axis[a];
   if (at.exclude_outside) return INFINITY;
-  const bool ort = at.compat == Compat::OnnxRuntime;
+  if (at.antialias && plan.geo.axis[a].scale() < 1.0) return INFINITY;
+  double qd = 1;
+  if (at.compat == Compat::OnnxRuntime) {
+    for (int64_t o = 0; o < ap.out; ++o) {
+      if (ap.outside.size() > o && ap.outside[o]) continue;
+      const double x = coord::onnxruntime(at.coord, static_cast<double>(o), plan.geo.axis[a]);
+      if (!(std::fabs(x) < 0x1p52)) return INFINITY;
+      // x 2^b an integer (doubling is exact; x - floor(x) would round for x just below 0)
+      double q = 1, f = x;
+      while (f != std::floor(f)) f *= 2, q *= 2;
+      qd = q > qd ? q : qd;
+    }
+  } else {
+    // x(o) = x(0) + o (x(1) - x(0)) in every mode: the lcm of those two reduced
+    // denominators (the rationals are never reduced: 2x half_pixel's 1080 -> 540 came
+    // out as 2160 instead of 2, and its exact ties went to the slow path)
+    const AxisGeometry& g = plan.geo.axis[a];
+    const Rat x0 = exact_coord(at, g, 0);
+    const uint64_t q0 = reduced_den(x0);
+    const uint64_t q1 = ap.out > 1 ? reduced_den(rsub(exact_coord(at, g, 1), x0)) : 1;
+    if (q0 == 0 || q1 == 0) return INFINITY;
+    qd = double(q0 / gcd64(q0, q1)) * double(q1);
+  }
+  if (at.mode == ResizeMode::Cubic) {
+    const Rat ca = rat(at.cubic_a);
+    if (ca.d.ovf || ca.d.n > 2) return INFINITY;
+    return std::fabs(ratio(ca.d, from_i64(1)) * qd * qd * qd);
+  }
+  return qd;
+}
+
+// Whether the plan computes every output exactly, in double (dbl) or in float, for inputs of
+// magnitude at most M: every weight of every pass is a multiple of 2^-s_a, its axis's exact
+// denominator is 2^s_a (so the exact weights are such multiples too, and the double weights,
+// within weight_err() < 2^-s_a of them, equal them), the float weights equal the double
+// ones, and M prod_a max(L_a, 1) 2^(sum_a s_a), times 4, fits the significand: then every
+// product, partial sum and difference the kernels form is a multiple of 2^-(s of the
+// passes so far) small enough to be held exactly, in any order of the passes. 2x, 4x and
+// 8x linear upsampling under half_pixel (s_a = 2, 3, 4) of 16-bit values are such plans in
+// float; they are most of the 16-bit (and small 32-bit) plans users run.
+bool exact_dyadic(const ResizePlan& plan, double M, bool dbl) {
+  const double top = dbl ? 0x1p53 : 0x1p24;
+  double mag = M * 4;  // (X itself must be exact in the compute type: 64-bit values)
+  if (!(mag <= top)) return false;
+  int bits = 0;
+  for (int p = 0; p < plan.n_passes; ++p) {
+    const int ax = plan.order[p];
+    const AxisPlan& ap = plan.axis[ax];
+    const double D = axis_den(plan, ax);
+    int e;
+    if (!(D < 0x1p24) || std::frexp(D, &e) != 0.5) return false;
+    const int s = e - 1;  // D = 2^s
+    if (!(std::ldexp(weight_err(plan, ax), s) < 0.5)) return false;
+    const int K = ap.taps;
+    double L = 1;
+    for (int64_t o = 0; o < ap.out; ++o) {
+      if (ap.outside.size() > o && ap.outside[o]) continue;
+      double sum = 0;
+      for (int k = 0; k < ap.count[o]; ++k) {
+        const double w = ap.weight[o * K + k], t = std::ldexp(w, s);
+        if (t != std::floor(t) || (!dbl && double(ap.weight_f[o * K + k]) != w)) return false;
+        sum += std::fabs(w);
+      }
+      L = sum > L ? sum : L;
+    }
+    bits += s;
+    mag *= L;
+    if (!(std::ldexp(mag, bits) <= top)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d) {
+  const int64_t es = dtype_size(x.type);
+  const double M = magnitude(x, x.elements());
+  // Plans computed exactly have no error at all: no value is decided again (exact ties are
+  // ties, which the narrowing's rounding decides).
+  const bool exact_d = exact_dyadic(plan, M, true);
+  *eps_d = es < 4 && !exact_d ? bound(plan, M, true, false) : 0;
+  if (es < 4 ? exact_dyadic(plan, M, false) : exact_d) return 0;
+  return bound(plan, M, es >= 4, es == 8);
+}
+
+
+double resize_exact_dmax(const ResizePlan& plan) {
   double D = 1;
   for (int a = 0; a < plan.rank; ++a) {
     const AxisPlan& ap = plan.axis[a];
     if (ap.identity || ap.out == 0) continue;
-    if (at.antialias && plan.geo.axis[a].scale() < 1.0) return INFINITY;
-    double qd = 1;
-    if (ort) {
-      for (int64_t o = 0; o < ap.out; ++o) {
-        if (ap.outside.size() > o && ap.outside[o]) continue;
-        const double x = coord::onnxruntime(at.coord, static_cast<double>(o), plan.geo.axis[a]);
-        if (!(std::fabs(x) < 0x1p52)) return INFINITY;
-        // x 2^b an integer (doubling is exact; x - floor(x) would round for x just below 0)
-        double q = 1, f = x;
-        while (f != std::floor(f)) f *= 2, q *= 2;
-        qd = q > qd ? q : qd;
-      }
-    } else {
-      // x(o) = x(0) + o (x(1) - x(0)) in every mode: the lcm of those two reduced
-      // denominators (the rationals are never reduced: 2x half_pixel's 1080 -> 540 came
-      // out as 2160 instead of 2, and its exact ties went to the slow path)
-      const AxisGeometry& g = plan.geo.axis[a];
-      const Rat x0 = exact_coord(at, g, 0);
-      const uint64_t q0 = reduced_den(x0);
-      const uint64_t q1 = ap.out > 1 ? reduced_den(rsub(exact_coord(at, g, 1), x0)) : 1;
-      if (q0 == 0 || q1 == 0) return INFINITY;
-      qd = double(q0 / gcd64(q0, q1)) * double(q1);
-    }
-    if (at.mode == ResizeMode::Cubic) {
-      const Rat ca = rat(at.cubic_a);
-      if (ca.d.ovf || ca.d.n > 2) return INFINITY;
-      D *= ratio(ca.d, from_i64(1)) * qd * qd * qd;
-    } else {
-      D *= qd;
-    }
+    D *= axis_den(plan, a);
   }
-  return std::fabs(D) * (1 + 0x1p-40);
+  return D * (1 + 0x1p-40);
 }
 
 double resize_exact_den(const ResizePlan& plan, int64_t i, ExactTaps* c) {

@@ -23,7 +23,8 @@ struct ResizePlan;
 // The error bound of the float computation of plan's outputs for X (x.type an integer
 // type; 32- and 64-bit types read X for its largest magnitude), and in *eps_d that of the same
 // computation in double from the plan's double weights (the first recheck of 8- and
-// 16-bit outputs).
+// 16-bit outputs). Both are 0 for plans the arithmetic computes exactly (dyadic weights
+// of few bits on small enough values: resize_exact.cpp, exact_dyadic).
 double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d);
 
 // What resize_exact_fix() keeps between its calls on one plan and X (the exact taps and
@@ -45,6 +46,13 @@ void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* s
 int64_t resize_exact_narrow(const ResizePlan& plan, const TensorView& x, const float* src,
                             TensorView* y, int64_t at, int64_t n, double eps, double eps_d,
                             ExactTaps** cache, double dmax);
+
+// n double values (already decided: exact, or snapped to their boundary) rounded half to
+// even (mode 0; the other compat rules are left to the caller), saturated (NaN: 0) and
+// stored into y of the 16-bit integer type t, with SIMD: returns how many it did (the
+// first ones; 0 without SIMD or for other types and modes), the rest left to the scalar
+// narrowing.
+int64_t resize_narrow_double_small(const double* d, DType t, void* y, int64_t n, int mode);
 
 // When resize_exact_dmax(plan) * eps * 4 < 1, instead of resize_exact_fix() before the
 // narrowing: each of the n computed values (float, or double) within eps of a boundary is

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "resize_exact.h"
 #include "resize_exec.h"
 
 namespace osw {
@@ -60,9 +61,11 @@ void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_d
     // 0), stored as the two's complement low bytes
     const bool sig = y->type == DType::Int8 || y->type == DType::Int16;
     const int32_t hi = (1 << (8 * es - (sig ? 1 : 0))) - 1, lo = sig ? -hi - 1 : 0;
-    for (int64_t i = 0; i < n; ++i) {
+    unsigned char* out = static_cast<unsigned char*>(y->data) + at * es;
+    for (int64_t i = resize_narrow_double_small(d, y->type, out, n, mode); i < n; ++i) {
       const int32_t r = std::min(std::max(round_integer_output<int32_t>(mode, d[i]), lo), hi);
-      std::memcpy(static_cast<unsigned char*>(y->data) + (at + i) * es, &r, size_t(es));
+      if (es == 1) out[i] = static_cast<unsigned char>(r);
+      else std::memcpy(out + 2 * i, &r, 2);  // (little endian: the low bytes)
     }
     return;
   }
