@@ -419,7 +419,11 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   }
   const int64_t units = step_units(plan, lay, s), per_unit = plan.out_elems / units;
   const int64_t es = dtype_size(lay.convert_to);
-  const int64_t part = std::max<int64_t>(1, kConvertPart / per_unit);
+  // (At least 16 units where they are rows of up to 2^15 elements: a streamed step starts
+  // its row cache again for every part, and 4-row parts of a 1080p RGBA cubic upsampling
+  // computed 2.5x the inner pass's rows: 36 ms against 23 ms with 16.)
+  const int64_t part = std::max<int64_t>({int64_t(1), kConvertPart / per_unit,
+                                          std::min<int64_t>(16, (kConvertPart << 4) / per_unit)});
   // Sized by the step, not by the range: the same for every split (under a small maxBytes
   // a run fails or succeeds alike on any thread count).
   const int64_t bytes = std::min(part, units) * per_unit * es;

@@ -294,6 +294,30 @@ int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
     return wasm_v128_bitselect(tie, out, *near);
   };
   int64_t j = 0;
+  if (f.mode == 0) {
+    // Half to even (the default compat), written out: the lambda's general form cost as
+    // much as the resize itself (uint8 RGBA 720p -> 1080p linear: 18.7 ms, 7.9 ms without
+    // any check), and the snap's tie arithmetic runs only for groups with a lane near a
+    // boundary (exact ties: every third output of 1.5x; rare for most plans).
+    for (; j + 8 <= n; j += 8) {
+      const v128_t a = wasm_v128_load(v + j), b = wasm_v128_load(v + j + 4);
+      v128_t ra = wasm_f32x4_nearest(a), rb = wasm_f32x4_nearest(b);
+      const v128_t na = wasm_f32x4_ge(wasm_f32x4_abs(wasm_f32x4_sub(a, ra)), vlo);
+      const v128_t nb = wasm_f32x4_ge(wasm_f32x4_abs(wasm_f32x4_sub(b, rb)), vlo);
+      const bool any = wasm_v128_any_true(wasm_v128_or(na, nb));
+      if (any && snap) {
+        const auto tie = [h](v128_t x) {
+          return wasm_f32x4_nearest(wasm_f32x4_add(wasm_f32x4_nearest(wasm_f32x4_sub(x, h)), h));
+        };
+        ra = wasm_v128_bitselect(tie(a), ra, na);
+        rb = wasm_v128_bitselect(tie(b), rb, nb);
+      }
+      store8(f.y->type, y + (at + j) * f.es, ra, rb);
+      if (!any || snap) continue;
+      for (int64_t k = j; k < j + 8; ++k)
+        if (near_boundary(v[k], f.eps, trunc)) fix_one(f, at + k, v[k]);
+    }
+  }
   for (; j + 8 <= n; j += 8) {
     v128_t na, nb;
     const v128_t ra = round4(wasm_v128_load(v + j), &na), rb = round4(wasm_v128_load(v + j + 4), &nb);
