@@ -210,6 +210,45 @@ void widen_to_double(const int32_t* x, double* out, int64_t n) { widen_int(x, ou
 void widen_to_double(const uint32_t* x, double* out, int64_t n) { widen_int(x, out, n); }
 void narrow_from_double(const double* in, int32_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
 void narrow_from_double(const double* in, uint32_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
+// 32-bit integers on the float32 steps: converted lane by lane (as static_cast<float>);
+// stored as round_integer_output<I>(mode, double(v)): half to even by f32x4.nearest, truncation
+// by the saturating conversion itself (which also saturates, NaN to 0); half up in double, by
+// the scalar loop.
+namespace {
+template <typename I>
+void widen_i32_float(const I* x, float* out, int64_t n) {
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  for (; i + 4 <= n; i += 4) {
+    const v128_t v = wasm_v128_load(x + i);
+    if constexpr (std::is_signed<I>::value) wasm_v128_store(out + i, wasm_f32x4_convert_i32x4(v));
+    else wasm_v128_store(out + i, wasm_f32x4_convert_u32x4(v));
+  }
+#endif
+  for (; i < n; ++i) out[i] = static_cast<float>(x[i]);
+}
+
+template <typename I>
+void narrow_i32_float(const float* in, I* y, int64_t n, int mode) {
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  if (mode != 2) {
+    for (; i + 4 <= n; i += 4) {
+      v128_t v = wasm_v128_load(in + i);
+      if (mode == 0) v = wasm_f32x4_nearest(v);
+      if constexpr (std::is_signed<I>::value) wasm_v128_store(y + i, wasm_i32x4_trunc_sat_f32x4(v));
+      else wasm_v128_store(y + i, wasm_u32x4_trunc_sat_f32x4(v));
+    }
+  }
+#endif
+  for (; i < n; ++i) y[i] = round_integer_output<I>(mode, static_cast<double>(in[i]));
+}
+}  // namespace
+
+void widen_to_float(const int32_t* x, float* out, int64_t n) { widen_i32_float(x, out, n); }
+void widen_to_float(const uint32_t* x, float* out, int64_t n) { widen_i32_float(x, out, n); }
+void narrow_from_float(const float* in, int32_t* y, int64_t n, int mode) { narrow_i32_float(in, y, n, mode); }
+void narrow_from_float(const float* in, uint32_t* y, int64_t n, int mode) { narrow_i32_float(in, y, n, mode); }
 void widen_to_double(const int64_t* x, double* out, int64_t n) { widen_int(x, out, n); }
 void widen_to_double(const uint64_t* x, double* out, int64_t n) { widen_int(x, out, n); }
 void narrow_from_double(const double* in, int64_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }

@@ -34,6 +34,12 @@ void widen_to_double(const int32_t* x, double* out, int64_t n);
 void widen_to_double(const uint32_t* x, double* out, int64_t n);
 void narrow_from_double(const double* in, int32_t* y, int64_t n, int mode);
 void narrow_from_double(const double* in, uint32_t* y, int64_t n, int mode);
+// ... or the float32 steps where those compute X exactly (|X| below 2^22: resize.cpp):
+// widening as static_cast<float>, the same stores from float.
+void widen_to_float(const int32_t* x, float* out, int64_t n);
+void widen_to_float(const uint32_t* x, float* out, int64_t n);
+void narrow_from_float(const float* in, int32_t* y, int64_t n, int mode);
+void narrow_from_float(const float* in, uint32_t* y, int64_t n, int mode);
 // 8- and 16-bit integers run the float32 steps (exact in float), 64-bit ones the float64
 // steps (their compute type, elem.h): the same stores as round_integer_output<T>(mode, v).
 void widen_to_float(const int8_t* x, float* out, int64_t n);

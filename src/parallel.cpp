@@ -277,9 +277,10 @@ Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, Tens
   // The checks of resize_execute(), in its order: tensors, layout, shared buffers.
   OSW_RETURN_IF_ERROR(resize_check_tensors(plan, x, *y));
   if (y->elements() == 0) return Status::Ok();
+  // (the shared workspace first: it decides what depends on X's values, the steps too)
+  OSW_RETURN_IF_ERROR(resize_prepare_shared(plan, x, &ws[0]));
   ResizeStepInfo info;
-  OSW_RETURN_IF_ERROR(resize_steps(plan, x.type, &info));
-  OSW_RETURN_IF_ERROR(resize_prepare_shared(plan, x.type, &ws[0]));
+  OSW_RETURN_IF_ERROR(resize_steps(plan, x.type, &info, &ws[0]));
   for (int s = 0; s < info.n; ++s) {
     const int64_t units = info.units[s];
     const int64_t tasks = parallel_tasks(units, threads);

@@ -285,7 +285,8 @@ static int64_t product(const int64_t* dims, int rank) {
 }
 
 OSW_PLANNING
-static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
+static Status run_layout(const ResizePlan& plan, DType type, const ResizeWorkspace* shared,
+                         RunLayout* lay) {
   *lay = RunLayout();
   if (dtype_size(type) == 0)
     return Status::Type(std::string("X: element type ") + dtype_name(type) + " is not supported");
@@ -312,7 +313,13 @@ static Status run_layout(const ResizePlan& plan, DType type, RunLayout* lay) {
     // the float32 (float64) run between two conversions.
     lay->convert = true;
     lay->convert_to = compute_size(type) == 8 ? DType::Float64 : DType::Float32;
-    if (lay->convert_to == DType::Float32 && is_integer(type) && lay->round_passes == DType::Undefined) {
+    // 32-bit integers whose run the float32 arithmetic computes exactly (decided from X's
+    // values by resize_prepare_shared: 2x linear of values up to 2^19) run the float32
+    // steps, as 16-bit ones do.
+    if (shared && shared->int_compute == DType::Float32 && lay->convert_to == DType::Float64)
+      lay->convert_to = DType::Float32;
+    if (lay->convert_to == DType::Float32 && dtype_size(type) <= 2 && is_integer(type) &&
+        lay->round_passes == DType::Undefined) {
       // 8- and 16-bit integers whose float32 error bound is large (16-bit cubic; many
       // axes; not plans computed exactly, whose bound is 0: 16-bit 2x linear) run in
       // double: most outputs would be near a boundary, each rechecked by a
@@ -359,6 +366,22 @@ static Status check_tensors(const ResizePlan& plan, const TensorView& x, const T
   }
   if (y.type != x.type) return Status::Type("Y: type must equal X's type");
   return Status::Ok();
+}
+
+// What a run decides once from X's values, into the shared workspace (ResizeWorkspace): the
+// error bounds of integer outputs, and whether 32-bit integers run in float32. Reading X
+// for its largest magnitude (32/64-bit) once per run, not once per range: 12 ranges on
+// 2 threads read it 12 times.
+OSW_PLANNING
+static void decide(const ResizePlan& plan, const TensorView& x, ResizeWorkspace* shared) {
+  shared->int_compute = DType::Undefined;
+  shared->eps = shared->eps_d = 0;
+  if (plan.attrs.mode == ResizeMode::Nearest || !is_integer(x.type) || plan.out_elems == 0) return;
+  if (x.type == DType::UInt8 && plan.fixed.state == 1) return;  // (the integer form)
+  if (plan.attrs.compat == Compat::OnnxRuntime && plan.attrs.antialias) return;  // (round_passes)
+  bool in_float = false;
+  shared->eps = resize_exact_eps(plan, x, &shared->eps_d, &in_float);
+  if ((x.type == DType::Int32 || x.type == DType::UInt32) && in_float) shared->int_compute = DType::Float32;
 }
 
 OSW_PLANNING
@@ -434,8 +457,8 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   // (Not under compat 'onnxruntime' integer antialias: its passes round as ONNX Runtime's
   // integer arithmetic does, lay.round_passes, which the exact value does not model.)
   const bool exact = is_integer(y->type) && lay.round_passes == DType::Undefined;
-  double eps_d = 0;
-  double eps = exact ? resize_exact_eps(plan, x, &eps_d) : 0.0;
+  double eps_d = shared->eps_d;  // (resize_prepare_shared: once per run, not per range)
+  double eps = exact ? shared->eps : 0.0;
   if (lay.convert_to == DType::Float64 && dtype_size(y->type) <= 2) {  // run in double: its
     eps = eps_d;                                                        // bound, no recheck
     eps_d = 1;
@@ -477,8 +500,9 @@ Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y
                       ResizeWorkspace* ws) {
   OSW_RETURN_IF_ERROR(check_tensors(plan, x, *y));
   if (y->elements() == 0) return Status::Ok();
+  decide(plan, x, ws);
   RunLayout lay;
-  OSW_RETURN_IF_ERROR(run_layout(plan, x.type, &lay));
+  OSW_RETURN_IF_ERROR(run_layout(plan, x.type, ws, &lay));
   OSW_RETURN_IF_ERROR(prepare_shared(plan, lay, x.type, ws));
   for (int s = 0; s < lay.n_steps; ++s)
     OSW_RETURN_IF_ERROR(run_range(plan, lay, s, 0, step_units(plan, lay, s), x, y, ws, ws));
@@ -491,22 +515,24 @@ Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y
 }
 
 OSW_PLANNING
-Status resize_steps(const ResizePlan& plan, DType type, ResizeStepInfo* info) {
+Status resize_steps(const ResizePlan& plan, DType type, ResizeStepInfo* info,
+                    const ResizeWorkspace* shared) {
   *info = ResizeStepInfo();
   if (plan.out_elems == 0) return Status::Ok();
   RunLayout lay;
-  OSW_RETURN_IF_ERROR(run_layout(plan, type, &lay));
+  OSW_RETURN_IF_ERROR(run_layout(plan, type, shared, &lay));
   info->n = lay.n_steps;
   for (int s = 0; s < lay.n_steps; ++s) info->units[s] = step_units(plan, lay, s);
   return Status::Ok();
 }
 
 OSW_PLANNING
-Status resize_prepare_shared(const ResizePlan& plan, DType type, ResizeWorkspace* shared) {
+Status resize_prepare_shared(const ResizePlan& plan, const TensorView& x, ResizeWorkspace* shared) {
   if (plan.out_elems == 0) return Status::Ok();
+  decide(plan, x, shared);
   RunLayout lay;
-  OSW_RETURN_IF_ERROR(run_layout(plan, type, &lay));
-  return prepare_shared(plan, lay, type, shared);
+  OSW_RETURN_IF_ERROR(run_layout(plan, x.type, shared, &lay));
+  return prepare_shared(plan, lay, x.type, shared);
 }
 
 OSW_PLANNING
@@ -516,7 +542,7 @@ Status resize_execute_range(const ResizePlan& plan, int s, int64_t begin, int64_
   OSW_RETURN_IF_ERROR(check_tensors(plan, x, *y));
   if (y->elements() == 0) return Status::Ok();
   RunLayout lay;
-  OSW_RETURN_IF_ERROR(run_layout(plan, x.type, &lay));
+  OSW_RETURN_IF_ERROR(run_layout(plan, x.type, shared, &lay));
   if (s < 0 || s >= lay.n_steps) return Status::Range("resize: no such step");
   const int64_t units = step_units(plan, lay, s);
   if (begin < 0 || end > units || begin > end) return Status::Range("resize: range outside the step");

@@ -99,6 +99,12 @@ struct ResizeWorkspace {
   Buffer<float> strip;            // the transposed strip of the 4-row kernel
   Buffer<unsigned char> wide;     // a run in parts (converted types, uint8): a part of Y in the compute type
   Buffer<unsigned char> xf;       // a converted run: X widened to float32 or float64 (resize_exec.h)
+  // What resize_prepare_shared() decides once per run from X's values (the shared
+  // workspace's; every range reads them): for 32-bit integer X, Float32 where the plan
+  // computes this X exactly in float32 (resize_exact.h), else Undefined (float64, their
+  // compute type); the error bounds of integer outputs (resize_exact_eps).
+  DType int_compute = DType::Undefined;
+  double eps = 0, eps_d = 0;
   void reset() { *this = ResizeWorkspace(); }
 };
 
@@ -119,13 +125,17 @@ Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y
 // order (every range of step s before any of step s + 1); ranges of one step are disjoint
 // and may run at once, each with its own workspace `ws`. `shared` holds what the steps pass
 // between them (whole intermediates): resize_prepare_shared() sizes it once per run, and
-// every range reads and writes it through disjoint parts. resize_finish() runs last, once.
+// every range reads and writes it through disjoint parts, and it decides there what depends
+// on X's values (ResizeWorkspace::int_compute): resize_steps() must be given that shared
+// workspace (without one: the layout of a run whose X is not known, float64 for 32-bit
+// integers). resize_finish() runs last, once.
 struct ResizeStepInfo {
   int n = 0;
   int64_t units[kMaxRank + 2] = {};
 };
-Status resize_steps(const ResizePlan& plan, DType type, ResizeStepInfo* info);
-Status resize_prepare_shared(const ResizePlan& plan, DType type, ResizeWorkspace* shared);
+Status resize_steps(const ResizePlan& plan, DType type, ResizeStepInfo* info,
+                    const ResizeWorkspace* shared = nullptr);
+Status resize_prepare_shared(const ResizePlan& plan, const TensorView& x, ResizeWorkspace* shared);
 Status resize_execute_range(const ResizePlan& plan, int s, int64_t begin, int64_t end,
                             const TensorView& x, TensorView* y, ResizeWorkspace* shared,
                             ResizeWorkspace* ws);

@@ -637,14 +637,15 @@ double axis_den(const ResizePlan& plan, int a) {
 // magnitude at most M: every weight of every pass is a multiple of 2^-s_a, its axis's exact
 // denominator is 2^s_a (so the exact weights are such multiples too, and the double weights,
 // within weight_err() < 2^-s_a of them, equal them), the float weights equal the double
-// ones, and M prod_a max(L_a, 1) 2^(sum_a s_a), times 4, fits the significand: then every
-// product, partial sum and difference the kernels form is a multiple of 2^-(s of the
-// passes so far) small enough to be held exactly, in any order of the passes. 2x, 4x and
+// ones, and M prod_a max(L_a, 1) 2^(sum_a s_a), times 2 (a margin), fits the significand:
+// then every product and partial sum the kernels form (they form no differences) is a
+// multiple of 2^-(s of the passes so far) small enough to be held exactly, in any order of
+// the passes. 2x, 4x and
 // 8x linear upsampling under half_pixel (s_a = 2, 3, 4) of 16-bit values are such plans in
 // float; they are most of the 16-bit (and small 32-bit) plans users run.
 bool exact_dyadic(const ResizePlan& plan, double M, bool dbl) {
   const double top = dbl ? 0x1p53 : 0x1p24;
-  double mag = M * 4;  // (X itself must be exact in the compute type: 64-bit values)
+  double mag = M * 2;  // (X itself must be exact in the compute type: 64-bit values)
   if (!(mag <= top)) return false;
   int bits = 0;
   for (int p = 0; p < plan.n_passes; ++p) {
@@ -676,14 +677,16 @@ bool exact_dyadic(const ResizePlan& plan, double M, bool dbl) {
 
 }  // namespace
 
-double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d) {
+double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d, bool* in_float) {
   const int64_t es = dtype_size(x.type);
   const double M = magnitude(x, x.elements());
   // Plans computed exactly have no error at all: no value is decided again (exact ties are
   // ties, which the narrowing's rounding decides).
   const bool exact_d = exact_dyadic(plan, M, true);
+  const bool exact_f = exact_d && exact_dyadic(plan, M, false);
+  if (in_float) *in_float = exact_f;
   *eps_d = es < 4 && !exact_d ? bound(plan, M, true, false) : 0;
-  if (es < 4 ? exact_dyadic(plan, M, false) : exact_d) return 0;
+  if (es < 4 ? exact_f : exact_d) return 0;
   return bound(plan, M, es >= 4, es == 8);
 }
 

@@ -25,7 +25,10 @@ struct ResizePlan;
 // computation in double from the plan's double weights (the first recheck of 8- and
 // 16-bit outputs). Both are 0 for plans the arithmetic computes exactly (dyadic weights
 // of few bits on small enough values: resize_exact.cpp, exact_dyadic).
-double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d);
+// *in_float (when given): whether the float32 computation of the plan is exact for X (as
+// for 16-bit X, so also for 32-bit X of small values; the caller may then run it in float32).
+double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d,
+                        bool* in_float = nullptr);
 
 // What resize_exact_fix() keeps between its calls on one plan and X (the exact taps and
 // their denominators per axis and output index, made when first needed): *cache starts as

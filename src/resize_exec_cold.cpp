@@ -41,6 +41,12 @@ Status range_converted(const ResizePlan& plan, const RunLayout& lay, int s, int6
       return Status::Ok();
     }
   }
+  if constexpr (std::is_integral<T>::value && sizeof(T) == 4) {
+    if (lay.convert_to == DType::Float32) {  // (run exactly in float32: resize.cpp)
+      widen_to_float(xs, reinterpret_cast<float*>(shared->xf.data()) + begin, end - begin);
+      return Status::Ok();
+    }
+  }
   if constexpr (sizeof(typename ElemTraits<T>::Compute) == 8)
     widen_to_double(xs, reinterpret_cast<double*>(shared->xf.data()) + begin, end - begin);
   else
@@ -77,8 +83,14 @@ void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_d
     case DType::Int8: narrow_from_float(f, static_cast<int8_t*>(y->data) + at, n, mode); break;
     case DType::Int16: narrow_from_float(f, static_cast<int16_t*>(y->data) + at, n, mode); break;
     case DType::UInt16: narrow_from_float(f, static_cast<uint16_t*>(y->data) + at, n, mode); break;
-    case DType::Int32: narrow_from_double(d, static_cast<int32_t*>(y->data) + at, n, mode); break;
-    case DType::UInt32: narrow_from_double(d, static_cast<uint32_t*>(y->data) + at, n, mode); break;
+    case DType::Int32:
+      if (src_double) narrow_from_double(d, static_cast<int32_t*>(y->data) + at, n, mode);
+      else narrow_from_float(f, static_cast<int32_t*>(y->data) + at, n, mode);
+      break;
+    case DType::UInt32:
+      if (src_double) narrow_from_double(d, static_cast<uint32_t*>(y->data) + at, n, mode);
+      else narrow_from_float(f, static_cast<uint32_t*>(y->data) + at, n, mode);
+      break;
     case DType::Int64: narrow_from_double(d, static_cast<int64_t*>(y->data) + at, n, mode); break;
     case DType::UInt64: narrow_from_double(d, static_cast<uint64_t*>(y->data) + at, n, mode); break;
     default: break;

@@ -353,6 +353,9 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
       {DType::UInt16, ResizeMode::Linear, {4, 6}, {6, 9}, 0, false, false},    // 1.5x
       {DType::Int16, ResizeMode::Cubic, {6, 5}, {12, 10}, 0, false, true},     // 2^16 weights
       {DType::Int32, ResizeMode::Linear, {6, 5}, {12, 10}, 1 << 19, true, true},
+      {DType::UInt32, ResizeMode::Linear, {3, 7}, {12, 28}, 1 << 17, true, true},     // 4x
+      {DType::UInt32, ResizeMode::Linear, {3, 7}, {12, 28}, 1 << 18, false, true},    // 2^25
+      {DType::Int32, ResizeMode::Linear, {6, 5}, {12, 10}, 1 << 21, false, true},     // 2^26 > 2^24
       {DType::Int32, ResizeMode::Cubic, {6, 5}, {12, 10}, 0, false, true},
       {DType::Int64, ResizeMode::Linear, {6, 5}, {12, 10}, big, false, false},  // X above 2^53
       {DType::Int64, ResizeMode::Linear, {6, 5}, {6, 5}, big, false, false},    // no pass at all
@@ -390,6 +393,12 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
       const bool in_double = dtype_size(c.type) >= 4;
       CHECK((eps == 0) == (in_double ? c.double_exact : c.float_exact));
       if (!in_double) CHECK((eps_d == 0) == c.double_exact);
+      // 32-bit X computed exactly in float32 runs the float32 steps (resize.cpp): decided
+      // once per run, in the shared workspace
+      ResizeWorkspace shared;
+      REQUIRE(resize_prepare_shared(plan, xv, &shared).ok());
+      const bool int32 = c.type == DType::Int32 || c.type == DType::UInt32;
+      CHECK((shared.int_compute == DType::Float32) == (int32 && c.float_exact));
       REQUIRE(run_plan(plan, c.type, x.data(), y.data()).ok());
       Stats st;
       int64_t wrong = 0, decided = 0;
@@ -406,6 +415,7 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
       case DType::UInt16: check(uint16_t{}); break;
       case DType::Int16: check(int16_t{}); break;
       case DType::Int32: check(int32_t{}); break;
+      case DType::UInt32: check(uint32_t{}); break;
       default: check(int64_t{}); break;
     }
   }

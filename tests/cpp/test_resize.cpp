@@ -1063,12 +1063,12 @@ TEST_CASE("resize op: exact 2x float32 downscaling equals whole scalar passes, e
     INFO("case " << c << " rank " << rank << " out " << out_h << " x " << out_w << " last " << dims[rank - 1]);
     REQUIRE(same_floats(want, y));
     // The same in parts: every step cut into three ranges.
-    ResizeStepInfo info;
-    REQUIRE(resize_steps(plan, DType::Float32, &info).ok());
-    ResizeWorkspace shared, ws;
-    REQUIRE(resize_prepare_shared(plan, DType::Float32, &shared).ok());
-    std::vector<float> yp(y.size(), 7.0f);
     TensorView xv = osw_test::view(DType::Float32, rank, plan.in_dims, x.data());
+    ResizeWorkspace shared, ws;
+    REQUIRE(resize_prepare_shared(plan, xv, &shared).ok());
+    ResizeStepInfo info;
+    REQUIRE(resize_steps(plan, DType::Float32, &info, &shared).ok());
+    std::vector<float> yp(y.size(), 7.0f);
     TensorView yv = osw_test::view(DType::Float32, rank, plan.out_dims, yp.data());
     for (int s = 0; s < info.n; ++s) {
       const int64_t u = info.units[s], cut1 = u / 3, cut2 = 2 * u / 3;

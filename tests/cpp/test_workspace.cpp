@@ -30,10 +30,10 @@ struct TypeCase {
 // a random order, each with one of three workspaces (fresh ones for each step when `fresh`).
 Status run_in_parts(Rng& r, const ResizePlan& plan, const TensorView& x, TensorView* y,
                     int* max_parts, int* kinds_split) {
-  ResizeStepInfo info;
-  OSW_RETURN_IF_ERROR(resize_steps(plan, x.type, &info));
   ResizeWorkspace shared;
-  OSW_RETURN_IF_ERROR(resize_prepare_shared(plan, x.type, &shared));
+  OSW_RETURN_IF_ERROR(resize_prepare_shared(plan, x, &shared));
+  ResizeStepInfo info;
+  OSW_RETURN_IF_ERROR(resize_steps(plan, x.type, &info, &shared));
   const bool hot = x.type == DType::Float32 || x.type == DType::UInt8;
   for (int s = 0; s < info.n; ++s) {
     const int64_t units = info.units[s];
@@ -193,11 +193,11 @@ TEST_CASE("resize workspace: a plan built for one type refuses another; ranges a
   yv.dims[1] = 4;
   xv.data = xb.data();
   yv.data = yb.data();
-  ResizeStepInfo info;
-  REQUIRE(resize_steps(plan, DType::UInt8, &info).ok());
-  REQUIRE(info.n >= 1);
   ResizeWorkspace ws;
-  REQUIRE(resize_prepare_shared(plan, DType::UInt8, &ws).ok());
+  REQUIRE(resize_prepare_shared(plan, xv, &ws).ok());
+  ResizeStepInfo info;
+  REQUIRE(resize_steps(plan, DType::UInt8, &info, &ws).ok());
+  REQUIRE(info.n >= 1);
   CHECK(!resize_execute_range(plan, 0, 0, info.units[0] + 1, xv, &yv, &ws, &ws).ok());
   CHECK(!resize_execute_range(plan, info.n, 0, 1, xv, &yv, &ws, &ws).ok());
   CHECK(resize_execute_range(plan, 0, 0, info.units[0], xv, &yv, &ws, &ws).ok());
