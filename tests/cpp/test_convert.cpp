@@ -253,9 +253,10 @@ std::vector<float> small_int_inputs() {
   return v;
 }
 
+// narrow_from_float into I for every compat rounding: rows of every length and offset
+// write exactly their elements, and every input stores as round_integer_output.
 template <typename I>
-void check_small_int_rows() {
-  const std::vector<float> in = small_int_inputs();
+void check_narrow_rows(const std::vector<float>& in) {
   for (int mode = 0; mode < 3; ++mode) {
     for (int off = 0; off < 4; ++off)
       for (int n = 0; n <= 19; ++n) {
@@ -273,6 +274,11 @@ void check_small_int_rows() {
       REQUIRE(y[i] == round_integer_output<I>(mode, double(in[i])));
     }
   }
+}
+
+template <typename I>
+void check_small_int_rows() {
+  check_narrow_rows<I>(small_int_inputs());
   // Widening: every value of the type, at two offsets.
   const int64_t count = int64_t(std::numeric_limits<I>::max()) - std::numeric_limits<I>::min() + 1;
   std::vector<I> x(size_t(count) + 3);
@@ -296,4 +302,28 @@ TEST_CASE("convert: 8- and 16-bit rows widen exactly and store as round_integer_
 TEST_CASE("convert: 64-bit rows widen as static_cast and store as round_integer_output", "[convert]") {
   check_int_rows<int64_t>();
   check_int_rows<uint64_t>();
+}
+
+// 32-bit integers on the float32 steps (resize.cpp, where those compute X exactly): the
+// same stores from float as round_integer_output (saturating at the 32-bit bounds, NaN to
+// 0, half up in double), and widening as static_cast<float> (rounded beyond 2^24).
+TEST_CASE("convert: int32 and uint32 rows from float store as round_integer_output", "[convert]") {
+  std::vector<float> in = small_int_inputs();
+  for (float x : {4294967296.0f, 4294967040.0f, -2147483648.0f, 2147483520.0f, 16777217.0f, 8388608.5f})
+    in.push_back(x);
+  auto check = [&](auto zero) {
+    using I = decltype(zero);
+    check_narrow_rows<I>(in);
+    std::vector<I> x = {std::numeric_limits<I>::min(), std::numeric_limits<I>::max(), I(0), I(1),
+                        I(16777216), I(16777217), I(16777219), I(-1)};
+    Rng rng(23);
+    for (int i = 0; i < 500; ++i) x.push_back(I(rng.range(int64_t(std::numeric_limits<I>::min()), int64_t(std::numeric_limits<I>::max()))));
+    for (int off : {0, 3}) {
+      std::vector<float> out(x.size(), -7.0f);
+      widen_to_float(x.data() + off, out.data(), int64_t(x.size()) - off);
+      for (size_t i = 0; i + off < x.size(); ++i) REQUIRE(out[i] == static_cast<float>(x[i + off]));
+    }
+  };
+  check(int32_t{});
+  check(uint32_t{});
 }
