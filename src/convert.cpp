@@ -206,6 +206,40 @@ void narrow_int(const double* in, I* y, int64_t n, int mode) {
 }
 }  // namespace
 
+// 8- and 16-bit integers that run in double (resize.cpp: where their float32 error bound is
+// large): the same stores. 16-bit under half to even (the rounding and types that run in
+// double at scale) 8 at a time: clamped to the type's range first (for integer bounds and a
+// non-decreasing rounding, rounding the clamped value equals saturating the rounded one;
+// NaN passes both and converts to 0), rounded, converted and narrowed; the rest scalar.
+namespace {
+template <typename I>
+void narrow_small_double(const double* in, I* y, int64_t n, int mode) {
+  int64_t i = 0;
+#if OSW_HAVE_SIMD
+  if constexpr (sizeof(I) == 2) {
+    if (mode == 0) {
+      constexpr bool sig = std::is_signed<I>::value;
+      const v128_t hi = wasm_f64x2_splat(sig ? 32767.0 : 65535.0), lo = wasm_f64x2_splat(sig ? -32768.0 : 0.0);
+      const auto conv = [&](const double* p) __attribute__((always_inline)) {
+        const v128_t v = wasm_f64x2_pmax(wasm_f64x2_pmin(wasm_v128_load(p), hi), lo);
+        return wasm_i32x4_trunc_sat_f64x2_zero(wasm_f64x2_nearest(v));
+      };
+      for (; i + 8 <= n; i += 8) {
+        const v128_t a = wasm_i32x4_shuffle(conv(in + i), conv(in + i + 2), 0, 1, 4, 5);
+        const v128_t b = wasm_i32x4_shuffle(conv(in + i + 4), conv(in + i + 6), 0, 1, 4, 5);
+        wasm_v128_store(y + i, sig ? wasm_i16x8_narrow_i32x4(a, b) : wasm_u16x8_narrow_i32x4(a, b));
+      }
+    }
+  }
+#endif
+  for (; i < n; ++i) y[i] = round_integer_output<I>(mode, in[i]);
+}
+}  // namespace
+
+void narrow_from_double(const double* in, int8_t* y, int64_t n, int mode) { narrow_small_double(in, y, n, mode); }
+void narrow_from_double(const double* in, uint8_t* y, int64_t n, int mode) { narrow_small_double(in, y, n, mode); }
+void narrow_from_double(const double* in, int16_t* y, int64_t n, int mode) { narrow_small_double(in, y, n, mode); }
+void narrow_from_double(const double* in, uint16_t* y, int64_t n, int mode) { narrow_small_double(in, y, n, mode); }
 void widen_to_double(const int32_t* x, double* out, int64_t n) { widen_int(x, out, n); }
 void widen_to_double(const uint32_t* x, double* out, int64_t n) { widen_int(x, out, n); }
 void narrow_from_double(const double* in, int32_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }

@@ -34,6 +34,11 @@ void widen_to_double(const int32_t* x, double* out, int64_t n);
 void widen_to_double(const uint32_t* x, double* out, int64_t n);
 void narrow_from_double(const double* in, int32_t* y, int64_t n, int mode);
 void narrow_from_double(const double* in, uint32_t* y, int64_t n, int mode);
+// 8- and 16-bit integers whose float32 bound is large run the float64 steps: the same stores.
+void narrow_from_double(const double* in, int8_t* y, int64_t n, int mode);
+void narrow_from_double(const double* in, uint8_t* y, int64_t n, int mode);
+void narrow_from_double(const double* in, int16_t* y, int64_t n, int mode);
+void narrow_from_double(const double* in, uint16_t* y, int64_t n, int mode);
 // ... or the float32 steps where those compute X exactly (|X| below 2^22: resize.cpp):
 // widening as static_cast<float>, the same stores from float.
 void widen_to_float(const int32_t* x, float* out, int64_t n);

@@ -50,13 +50,6 @@ int64_t resize_exact_narrow(const ResizePlan& plan, const TensorView& x, const f
                             TensorView* y, int64_t at, int64_t n, double eps, double eps_d,
                             ExactTaps** cache, double dmax);
 
-// n double values (already decided: exact, or snapped to their boundary) rounded half to
-// even (mode 0; the other compat rules are left to the caller), saturated (NaN: 0) and
-// stored into y of the 16-bit integer type t, with SIMD: returns how many it did (the
-// first ones; 0 without SIMD or for other types and modes), the rest left to the scalar
-// narrowing.
-int64_t resize_narrow_double_small(const double* d, DType t, void* y, int64_t n, int mode);
-
 // When resize_exact_dmax(plan) * eps * 4 < 1, instead of resize_exact_fix() before the
 // narrowing: each of the n computed values (float, or double) within eps of a boundary is
 // set to that boundary (k + 1/2, or an integer for truncation: mode 1), which the

@@ -345,34 +345,6 @@ int64_t resize_exact_narrow(const ResizePlan& plan, const TensorView& x, const f
 #endif
 }
 
-int64_t resize_narrow_double_small(const double* d, DType t, void* y, int64_t n, int mode) {
-#if OSW_HAVE_SIMD
-  // 16-bit types under half to even (the types and rounding that run in double at scale;
-  // the others are left to the scalar loop, for the download's sake), 8 values at a time:
-  // clamped to the type's range first (for integer bounds and a non-decreasing rounding,
-  // rounding the clamped value equals saturating the rounded one; NaN passes both and
-  // converts to 0), rounded, converted and narrowed.
-  if (mode != 0 || (t != DType::UInt16 && t != DType::Int16)) return 0;
-  const bool sig = t == DType::Int16;
-  const v128_t hi = wasm_f64x2_splat(sig ? 32767.0 : 65535.0), lo = wasm_f64x2_splat(sig ? -32768.0 : 0.0);
-  const auto conv = [&](const double* p) {
-    const v128_t v = wasm_f64x2_pmax(wasm_f64x2_pmin(wasm_v128_load(p), hi), lo);
-    return wasm_i32x4_trunc_sat_f64x2_zero(wasm_f64x2_nearest(v));
-  };
-  const auto four = [&](const double* p) { return wasm_i32x4_shuffle(conv(p), conv(p + 2), 0, 1, 4, 5); };
-  unsigned char* out = static_cast<unsigned char*>(y);
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const v128_t a = four(d + i), b = four(d + i + 4);
-    wasm_v128_store(out + 2 * i, sig ? wasm_i16x8_narrow_i32x4(a, b) : wasm_u16x8_narrow_i32x4(a, b));
-  }
-  return i;
-#else
-  (void)d, (void)t, (void)y, (void)n, (void)mode;
-  return 0;
-#endif
-}
-
 // (Compiled for size, with the vector test written out: the compiler's own unrolled loops
 // took 0.3 kB of the download.)
 __attribute__((minsize)) void resize_exact_snap(void* src, bool src_double, int64_t n, double eps,

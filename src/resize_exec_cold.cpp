@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "resize_exact.h"
 #include "resize_exec.h"
 
 namespace osw {
@@ -62,16 +61,12 @@ void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_d
   const double* d = static_cast<const double*>(src);
   const int mode = static_cast<int>(plan.attrs.compat);
   const int64_t es = dtype_size(y->type);
-  if (src_double && es <= 2) {
-    // 8- and 16-bit integers run in double: rounded by the compat's rule, saturated (NaN:
-    // 0), stored as the two's complement low bytes
-    const bool sig = y->type == DType::Int8 || y->type == DType::Int16;
-    const int32_t hi = (1 << (8 * es - (sig ? 1 : 0))) - 1, lo = sig ? -hi - 1 : 0;
-    unsigned char* out = static_cast<unsigned char*>(y->data) + at * es;
-    for (int64_t i = resize_narrow_double_small(d, y->type, out, n, mode); i < n; ++i) {
-      const int32_t r = std::min(std::max(round_integer_output<int32_t>(mode, d[i]), lo), hi);
-      if (es == 1) out[i] = static_cast<unsigned char>(r);
-      else std::memcpy(out + 2 * i, &r, 2);  // (little endian: the low bytes)
+  if (src_double && es <= 2) {  // (8- and 16-bit integers that run in double)
+    switch (y->type) {
+      case DType::UInt8: narrow_from_double(d, static_cast<uint8_t*>(y->data) + at, n, mode); break;
+      case DType::Int8: narrow_from_double(d, static_cast<int8_t*>(y->data) + at, n, mode); break;
+      case DType::UInt16: narrow_from_double(d, static_cast<uint16_t*>(y->data) + at, n, mode); break;
+      default: narrow_from_double(d, static_cast<int16_t*>(y->data) + at, n, mode); break;
     }
     return;
   }
