@@ -456,12 +456,62 @@ bool nearest_grid_codes(const GridSamplePlan& plan, const GridSampleRange& range
   const bool ac = plan.attrs.align_corners, zeros = plan.attrs.padding == PaddingMode::Zeros;
   const int64_t h = geo.len[0], w = geo.len[1];
   const double last_h = static_cast<double>(h - 1), last_w = static_cast<double>(w - 1);
-  for (int64_t j = 0; j < nb; ++j) {
+  auto one_location = [&](int64_t j) {
     const double gx = static_cast<double>(g[2 * j]), gy = static_cast<double>(g[2 * j + 1]);
     if (gx != gx || gy != gy) return false;
     const int64_t ix = nearest_index(gs::unnormalize(gx, w, ac), last_w, zeros);
     const int64_t iy = nearest_index(gs::unnormalize(gy, h, ac), last_h, zeros);
     off[j] = ix < 0 || iy < 0 ? Off(-1) : static_cast<Off>(iy * geo.stride[0] + ix * geo.stride[1]);
+    return true;
+  };
+#if OSW_HAVE_SIMD
+  // Two locations at a time, x and y each in f64x2 lanes: unnormalize()'s formula in the
+  // same order (x / 2 is x * 0.5 exactly), f64x2.nearest (half to even, as nearbyint).
+  // Zeros: a tap where 0 <= index <= last, which is nearest_index's test (its [-4, last +
+  // 4] window only spares the rounding of far coordinates). Border: clamping the rounded
+  // index equals rounding the clamped coordinate (0 and last are integers). A NaN or
+  // infinite coordinate (unnormalize() keeps an infinity, where Inf * 0 would be NaN here)
+  // takes the scalar rules, as does the last location of an odd block. Only for the int32
+  // table (the offsets fit it).
+  constexpr bool kPairs = std::is_same<Off, int32_t>::value;
+  const v128_t one = wasm_f64x2_splat(1.0), half = wasm_f64x2_splat(0.5);
+  const v128_t zero = wasm_f64x2_splat(0.0), lw = wasm_f64x2_splat(last_w), lh = wasm_f64x2_splat(last_h);
+  const v128_t len_w = wasm_f64x2_splat(double(w)), len_h = wasm_f64x2_splat(double(h));
+  const v128_t s0 = wasm_i32x4_splat(int32_t(geo.stride[0])), s1 = wasm_i32x4_splat(int32_t(geo.stride[1]));
+  auto unnormalize2 = [&](v128_t gg, v128_t len, v128_t last) {
+    const v128_t g1 = wasm_f64x2_add(gg, one);
+    return ac ? wasm_f64x2_mul(wasm_f64x2_mul(g1, half), last)
+              : wasm_f64x2_mul(wasm_f64x2_sub(wasm_f64x2_mul(g1, len), one), half);
+  };
+#endif
+  for (int64_t j = 0; j < nb;) {
+#if OSW_HAVE_SIMD
+    if (kPairs && j + 2 <= nb) {
+      const v128_t v = wasm_v128_load(g + 2 * j);
+      const v128_t mag = wasm_v128_and(v, wasm_i32x4_splat(0x7FFFFFFF));
+      if (!wasm_v128_any_true(wasm_i32x4_ge(mag, wasm_i32x4_splat(0x7F800000)))) {
+        v128_t rx = wasm_f64x2_nearest(unnormalize2(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 0, 2, 0, 2)), len_w, lw));
+        v128_t ry = wasm_f64x2_nearest(unnormalize2(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 1, 3, 1, 3)), len_h, lh));
+        v128_t inside = wasm_i32x4_splat(-1);
+        if (zeros) {
+          inside = wasm_v128_and(wasm_v128_and(wasm_f64x2_ge(rx, zero), wasm_f64x2_le(rx, lw)),
+                                 wasm_v128_and(wasm_f64x2_ge(ry, zero), wasm_f64x2_le(ry, lh)));
+        } else {
+          rx = wasm_f64x2_pmin(wasm_f64x2_pmax(rx, zero), lw);
+          ry = wasm_f64x2_pmin(wasm_f64x2_pmax(ry, zero), lh);
+        }
+        const v128_t o = wasm_i32x4_add(wasm_i32x4_mul(wasm_i32x4_trunc_sat_f64x2_zero(ry), s0),
+                                        wasm_i32x4_mul(wasm_i32x4_trunc_sat_f64x2_zero(rx), s1));
+        // (an index outside gives any offset: replaced by -1)
+        const v128_t keep = wasm_i32x4_shuffle(inside, inside, 0, 2, 0, 2);
+        wasm_v128_store64_lane(off + j, wasm_v128_bitselect(o, wasm_i32x4_splat(-1), keep), 0);
+        j += 2;
+        continue;
+      }
+    }
+#endif
+    if (!one_location(j)) return false;
+    ++j;
   }
   gather_codes(plan, range, n, j0, nb, x, y, off, ws);
   return true;

@@ -764,6 +764,60 @@ TEST_CASE("gridsample: nearest rounds exact halves to even", "[gridsample]") {
   CHECK(first_mismatch(r.y, Vals{10, 12, 12, 10, 13}, 0, 0) == -1);
 }
 
+TEST_CASE("gridsample: 2-D nearest on a float32 grid decides every location as plan_location", "[gridsample]") {
+  // A float32 grid with zeros or border padding takes nearest_grid_codes (gridsample.cpp:
+  // two locations at a time in f64x2 lanes where SIMD is built); a float64 grid of the same
+  // values takes plan_location(). Every half and whole pixel from -3 to L + 3 on both axes
+  // (the ties), far and huge values, infinities and NaN, odd counts of locations, axes of
+  // length 1: the same bytes.
+  Rng rng(31);
+  for (const Dims& sp : {Dims{1, 1}, Dims{1, 6}, Dims{5, 1}, Dims{4, 7}, Dims{9, 3}}) {
+    for (PaddingMode p : {PaddingMode::Zeros, PaddingMode::Border}) {
+      for (int align = 0; align < 2; ++align) {
+        const Dims xd{1, 2, sp[0], sp[1]};
+        Vals x(static_cast<size_t>(count_of(xd)));
+        for (double& v : x) v = rng.uniform(-2, 2);
+        Vals g;
+        for (int rep = 0; rep < 3; ++rep) {
+          for (int64_t kh = -6; kh <= 2 * sp[0] + 6; ++kh) {
+            for (int64_t kw = -6; kw <= 2 * sp[1] + 6; ++kw) {
+              g.push_back(grid_for(0.5 * double(kw), sp[1], align != 0));
+              g.push_back(grid_for(0.5 * double(kh), sp[0], align != 0));
+            }
+          }
+          const double far[] = {1.0000001, -1.0000001, 3e9, -3e9, 1e30, -1e30, 5.5, -7.25, INFINITY, -INFINITY};
+          for (int i = 0; i < 24; ++i) {
+            g.push_back(rng.range(0, 2) == 0 ? far[rng.range(0, 9)] : rng.uniform(-1.5, 1.5));
+            g.push_back(rng.range(0, 2) == 0 ? far[rng.range(0, 9)] : rng.uniform(-1.5, 1.5));
+          }
+        }
+        if ((g.size() / 2) % 2 == 0) g.push_back(0.25), g.push_back(-0.75);  // an odd count
+        for (double& v : g) v = static_cast<float>(v);  // the same values in both grids
+        const Dims gd{1, 1, int64_t(g.size() / 2), 2};
+        INFO(pad_name(p) << " align " << align << " X " << dims_str(xd));
+        const GridSampleAttrs a = attrs_of(GridMode::Nearest, p, align != 0);
+        const Result r32 = run_gs(a, DType::Float32, xd, x, DType::Float32, gd, g);
+        const Result r64 = run_gs(a, DType::Float32, xd, x, DType::Float64, gd, g);
+        REQUIRE(r32.status.ok());
+        REQUIRE(r64.status.ok());
+        CHECK(first_mismatch(r32.y, r64.y, 0, 0) == -1);
+        // and a NaN anywhere: the whole block goes to plan_location (NaN outputs there)
+        g[g.size() / 2 + 1] = NAN;
+        const Result n32 = run_gs(a, DType::Float32, xd, x, DType::Float32, gd, g);
+        const Result n64 = run_gs(a, DType::Float32, xd, x, DType::Float64, gd, g);
+        REQUIRE(n32.status.ok());
+        REQUIRE(n64.status.ok());
+        int nans = 0;
+        for (size_t i = 0; i < n32.y.size(); ++i) {
+          nans += std::isnan(n32.y[i]);
+          CHECK((std::isnan(n32.y[i]) ? std::isnan(n64.y[i]) : n32.y[i] == n64.y[i]));
+        }
+        CHECK(nans == 2);  // one location, both channels
+      }
+    }
+  }
+}
+
 // ---- properties -------------------------------------------------------------------------
 
 namespace {
