@@ -380,7 +380,8 @@ static void decide(const ResizePlan& plan, const TensorView& x, ResizeWorkspace*
   if (x.type == DType::UInt8 && plan.fixed.state == 1) return;  // (the integer form)
   if (plan.attrs.compat == Compat::OnnxRuntime && plan.attrs.antialias) return;  // (round_passes)
   bool in_float = false;
-  shared->eps = resize_exact_eps(plan, x, &shared->eps_d, &in_float);
+  resize_exact_taps_check(plan, &shared->exact.p);
+  shared->eps = resize_exact_eps(plan, x, &shared->eps_d, &in_float, &shared->exact.p);
   if ((x.type == DType::Int32 || x.type == DType::UInt32) && in_float) shared->int_compute = DType::Float32;
 }
 
@@ -464,11 +465,10 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
     eps_d = 1;
   }
   const double dmax = exact ? resize_exact_dmax(plan) : INFINITY;
-  const bool snap = dmax * eps * 4 < 1;
-  struct Cache {  // (freed on every return)
-    ExactTaps* p = nullptr;
-    ~Cache() { resize_exact_taps_free(p); }
-  } cache;
+  const bool snap = eps == 0 || dmax * eps * 4 < 1;
+  // (the exact taps found so far for this plan: kept in the workspace between runs)
+  ExactTaps** cache = &ws->exact.p;
+  if (exact) resize_exact_taps_check(plan, cache);
   for (int64_t b = begin; b < end;) {
     const int64_t e = std::min(end, b + part);
     yv.data = ws->wide.data() - b * per_unit * es;
@@ -478,10 +478,10 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
     const int64_t at = b * per_unit, n = (e - b) * per_unit;
     unsigned char* w = ws->wide.data();
     const int64_t done = exact && !dbl
-        ? resize_exact_narrow(plan, x, reinterpret_cast<const float*>(w), y, at, n, eps, eps_d, &cache.p, dmax) : 0;
+        ? resize_exact_narrow(plan, x, reinterpret_cast<const float*>(w), y, at, n, eps, eps_d, cache, dmax) : 0;
     if (snap && eps > 0) resize_exact_snap(w + done * es, dbl, n - done, eps, int(plan.attrs.compat));
     resize_narrow_converted(plan, w + done * es, dbl, y, at + done, n - done);
-    if (exact && !snap) resize_exact_fix(plan, x, w + done * es, dbl, y, at + done, n - done, eps, eps_d, &cache.p, dmax);
+    if (exact && !snap) resize_exact_fix(plan, x, w + done * es, dbl, y, at + done, n - done, eps, eps_d, cache, dmax);
     b = e;
   }
   return Status::Ok();

@@ -93,6 +93,24 @@ struct ResizePlan {
 
 // Everything a run writes besides Y. One owner (a caller, a thread); reset() frees it all.
 // Buffers grow as runs need them and are kept, so repeated runs do not allocate.
+// The exact taps and denominators of integer outputs (resize_exact.h): made when first
+// needed, kept between the runs of one plan (made again for another), freed with the
+// workspace.
+struct ExactTaps;
+void resize_exact_taps_free(ExactTaps* cache);
+struct ExactCache {
+  ExactTaps* p = nullptr;
+  ExactCache() = default;
+  ExactCache(const ExactCache&) = delete;
+  ExactCache& operator=(ExactCache&& o) noexcept {
+    ExactTaps* t = p;
+    p = o.p;
+    o.p = t;  // (freed with the moved-from one)
+    return *this;
+  }
+  ~ExactCache() { resize_exact_taps_free(p); }
+};
+
 struct ResizeWorkspace {
   Buffer<unsigned char> tmp[2];   // TmpA, TmpB: whole intermediates
   Buffer<unsigned char> rows;     // a streamed pair's row cache or row group; uint8's sums
@@ -105,6 +123,7 @@ struct ResizeWorkspace {
   // compute type); the error bounds of integer outputs (resize_exact_eps).
   DType int_compute = DType::Undefined;
   double eps = 0, eps_d = 0;
+  ExactCache exact;
   void reset() { *this = ResizeWorkspace(); }
 };
 

@@ -564,9 +564,32 @@ struct ExactTaps {
   // per axis and output index: the denominator of its exact taps (-1: not known yet; inf:
   // none, or too large for a double)
   Buffer<double> den[kMaxRank];
+  // what they were made from: the plan's attributes and geometry, as bytes (a copy
+  // compares equal to the plan's only when every field is the same)
+  unsigned char key[sizeof(ResizeAttrs) + sizeof(ResizeGeometry)];
 };
-ExactTaps* resize_exact_taps_new() { return new (std::nothrow) ExactTaps; }
+
+namespace {
+void plan_key(const ResizePlan& plan, unsigned char* key) {
+  std::memcpy(key, &plan.attrs, sizeof(ResizeAttrs));
+  std::memcpy(key + sizeof(ResizeAttrs), &plan.geo, sizeof(ResizeGeometry));
+}
+}  // namespace
+
+ExactTaps* resize_exact_taps_new(const ResizePlan& plan) {
+  ExactTaps* c = new (std::nothrow) ExactTaps;
+  if (c) plan_key(plan, c->key);
+  return c;
+}
 void resize_exact_taps_free(ExactTaps* p) { delete p; }
+void resize_exact_taps_check(const ResizePlan& plan, ExactTaps** cache) {
+  unsigned char key[sizeof(ExactTaps::key)];
+  plan_key(plan, key);
+  if (*cache && std::memcmp(key, (*cache)->key, sizeof key) != 0) {
+    delete *cache;
+    *cache = nullptr;
+  }
+}
 
 namespace {
 
@@ -587,6 +610,61 @@ uint64_t reduced_den(const Rat& r) {
   if (r.n.ovf || r.d.ovf || r.n.n > 2 || r.d.n > 2 || r.d.n == 0) return 0;
   const uint64_t d = u64(r.d);
   return d / gcd64(u64(r.n), d);
+}
+
+}  // namespace
+
+namespace {
+
+// The denominator of output o's exact taps on axis a (not an identity axis), reduced (the
+// gcd of the denominator and every numerator divided out: the 1.5x half_pixel tie, weights
+// 1/2 and 1/2, has 12 for its denominator), with the bounds' margin; inf when not known.
+// Kept in the cache.
+double output_den(const ResizePlan& plan, int a, int64_t o, ExactTaps* c) {
+  Buffer<double>& den = c->den[a];
+  if (den.size() < plan.out_dims[a]) {
+    if (!den.allocate(plan.out_dims[a], kDefaultMaxBytes)) return INFINITY;
+    for (int64_t k = 0; k < plan.out_dims[a]; ++k) den[k] = -1;
+  }
+  if (den[o] < 0) {
+    Taps& t = c->t[a];
+    if (t.o != o) {
+      t.ok = exact_taps(plan, a, o, &t);
+      t.o = o;
+    }
+    den[o] = INFINITY;
+    if (t.ok && !t.den.ovf && t.den.n <= 2) {
+      uint64_t g = u64(t.den);
+      for (int k = 0; k < t.n && g > 1; ++k) g = gcd64(g, t.k[k].n <= 2 && !t.k[k].ovf ? u64(t.k[k]) : 1);
+      den[o] = double(u64(t.den) / g) * (1 + 0x1p-40);
+    }
+  }
+  return den[o];
+}
+
+// An axis without a common exact denominator (axis_den(): antialias, exclude_outside)
+// whose outputs' own ones are all powers of two: the largest (the axis's 2^s_a for
+// exact_dyadic), else inf. Tried only when every double weight of the axis is a multiple
+// of 2^-24 (a necessary condition, cheap: non-dyadic plans make no exact taps here).
+double outputs_den(const ResizePlan& plan, int a, ExactTaps** cache) {
+  const AxisPlan& ap = plan.axis[a];
+  const int K = ap.taps;
+  for (int64_t o = 0; o < ap.out; ++o)
+    for (int k = 0; k < ap.count[o]; ++k) {
+      const double t = std::ldexp(ap.weight[o * K + k], 24);
+      if (t != std::floor(t)) return INFINITY;
+    }
+  if (!*cache) *cache = resize_exact_taps_new(plan);
+  if (!*cache) return INFINITY;
+  double D = 1;
+  for (int64_t o = 0; o < ap.out; ++o) {
+    if (ap.outside.size() > o && ap.outside[o]) continue;
+    const double d = std::nearbyint(output_den(plan, a, o, *cache) / (1 + 0x1p-40));
+    int e;
+    if (!(d < 0x1p24) || std::frexp(d, &e) != 0.5) return INFINITY;
+    D = d > D ? d : D;
+  }
+  return D;
 }
 
 }  // namespace
@@ -643,7 +721,7 @@ double axis_den(const ResizePlan& plan, int a) {
 // the passes. 2x, 4x and
 // 8x linear upsampling under half_pixel (s_a = 2, 3, 4) of 16-bit values are such plans in
 // float; they are most of the 16-bit (and small 32-bit) plans users run.
-bool exact_dyadic(const ResizePlan& plan, double M, bool dbl) {
+bool exact_dyadic(const ResizePlan& plan, double M, bool dbl, ExactTaps** cache) {
   const double top = dbl ? 0x1p53 : 0x1p24;
   double mag = M * 2;  // (X itself must be exact in the compute type: 64-bit values)
   if (!(mag <= top)) return false;
@@ -651,7 +729,8 @@ bool exact_dyadic(const ResizePlan& plan, double M, bool dbl) {
   for (int p = 0; p < plan.n_passes; ++p) {
     const int ax = plan.order[p];
     const AxisPlan& ap = plan.axis[ax];
-    const double D = axis_den(plan, ax);
+    double D = axis_den(plan, ax);
+    if (!(D < 0x1p24) && cache) D = outputs_den(plan, ax, cache);
     int e;
     if (!(D < 0x1p24) || std::frexp(D, &e) != 0.5) return false;
     const int s = e - 1;  // D = 2^s
@@ -677,13 +756,14 @@ bool exact_dyadic(const ResizePlan& plan, double M, bool dbl) {
 
 }  // namespace
 
-double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d, bool* in_float) {
+double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d, bool* in_float,
+                        ExactTaps** cache) {
   const int64_t es = dtype_size(x.type);
   const double M = magnitude(x, x.elements());
   // Plans computed exactly have no error at all: no value is decided again (exact ties are
   // ties, which the narrowing's rounding decides).
-  const bool exact_d = exact_dyadic(plan, M, true);
-  const bool exact_f = exact_d && exact_dyadic(plan, M, false);
+  const bool exact_d = exact_dyadic(plan, M, true, cache);
+  const bool exact_f = exact_d && exact_dyadic(plan, M, false, cache);
   if (in_float) *in_float = exact_f;
   *eps_d = es < 4 && !exact_d ? bound(plan, M, true, false) : 0;
   if (es < 4 ? exact_f : exact_d) return 0;
@@ -710,27 +790,7 @@ double resize_exact_den(const ResizePlan& plan, int64_t i, ExactTaps* c) {
     rest /= plan.out_dims[a];
     if (ap.outside.size() > o && ap.outside[o]) return NAN;
     if (ap.identity) continue;
-    Buffer<double>& den = c->den[a];
-    if (den.size() < plan.out_dims[a]) {
-      if (!den.allocate(plan.out_dims[a], kDefaultMaxBytes)) return INFINITY;
-      for (int64_t k = 0; k < plan.out_dims[a]; ++k) den[k] = -1;
-    }
-    if (den[o] < 0) {
-      Taps& t = c->t[a];
-      if (t.o != o) {
-        t.ok = exact_taps(plan, a, o, &t);
-        t.o = o;
-      }
-      // reduced: the gcd of the denominator and every numerator divided out (the 1.5x
-      // half_pixel tie, weights 1/2 and 1/2, has 12 for its denominator)
-      den[o] = INFINITY;
-      if (t.ok && !t.den.ovf && t.den.n <= 2) {
-        uint64_t g = u64(t.den);
-        for (int k = 0; k < t.n && g > 1; ++k) g = gcd64(g, t.k[k].n <= 2 && !t.k[k].ovf ? u64(t.k[k]) : 1);
-        den[o] = double(u64(t.den) / g) * (1 + 0x1p-40);
-      }
-    }
-    D *= den[o];
+    D *= output_den(plan, a, o, c);
   }
   return D;
 }

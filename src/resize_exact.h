@@ -19,6 +19,7 @@
 namespace osw {
 
 struct ResizePlan;
+struct ExactTaps;
 
 // The error bound of the float computation of plan's outputs for X (x.type an integer
 // type; 32- and 64-bit types read X for its largest magnitude), and in *eps_d that of the same
@@ -27,14 +28,22 @@ struct ResizePlan;
 // of few bits on small enough values: resize_exact.cpp, exact_dyadic).
 // *in_float (when given): whether the float32 computation of the plan is exact for X (as
 // for 16-bit X, so also for 32-bit X of small values; the caller may then run it in float32).
+// cache (when given, see below): an axis whose exact denominator is not common to its
+// outputs (antialias, exclude_outside) counts as dyadic when the denominators of all its
+// outputs are powers of two (linear antialias by 2x or 4x, edges included), found with its
+// exact taps once per cache.
 double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps_d,
-                        bool* in_float = nullptr);
+                        bool* in_float = nullptr, ExactTaps** cache = nullptr);
 
-// What resize_exact_fix() keeps between its calls on one plan and X (the exact taps and
-// their denominators per axis and output index, made when first needed): *cache starts as
-// nullptr; free it with resize_exact_taps_free() once the run is done.
+// What resize_exact_fix() keeps between its calls on one plan (the exact taps and their
+// denominators per axis and output index, made when first needed; they depend on the
+// plan's attributes and geometry only): *cache starts as nullptr; free it with
+// resize_exact_taps_free() (resize.h) once done with it. resize_exact_taps_check() frees
+// a cache made for another plan (compared by attributes and geometry), so that one kept
+// in a workspace between runs (ResizeWorkspace::exact) serves only the plan it was made for.
 struct ExactTaps;
 void resize_exact_taps_free(ExactTaps* cache);
+void resize_exact_taps_check(const ResizePlan& plan, ExactTaps** cache);
 
 // src: n values in the compute type (float, or double: src_double),
 // already narrowed into Y's elements [at, at + n); rewrites those within eps of a boundary
@@ -60,7 +69,7 @@ void resize_exact_snap(void* src, bool src_double, int64_t n, double eps, int mo
 // memory); the product of the exact denominators of Y's element i over the axes (NaN:
 // outside a crop box; inf: unknown); element i decided in big integers and stored (v: its
 // computed value; cache may be nullptr).
-ExactTaps* resize_exact_taps_new();
+ExactTaps* resize_exact_taps_new(const ResizePlan& plan);
 // A bound of the exact denominator of every output of the plan (inf when not known): when
 // it is below 1 / (4 eps), a value within eps of a boundary is that boundary (snap).
 double resize_exact_dmax(const ResizePlan& plan);

@@ -116,7 +116,7 @@ Fixer make_fixer(const ResizePlan& plan, const TensorView& x, TensorView* y, dou
 __attribute__((noinline, minsize)) void fix_one(const Fixer& f, int64_t i, double v) {
   const ResizePlan& plan = f.plan;
   double w = v, e = f.eps;
-  if (!*f.cache) *f.cache = resize_exact_taps_new();
+  if (!*f.cache) *f.cache = resize_exact_taps_new(plan);
   // The exact value N / D found from w within e of it, when the denominator D (a bound:
   // the plan's, or this output's) is below 1 / (2 e): N / D is the only multiple of 1 / D
   // that near w, so N = round(w D); then rounded exactly, in integers. (The exact ties,
@@ -273,7 +273,9 @@ void store8(DType t, void* y, v128_t a, v128_t b) {
 // (half to even, or truncation); returns the count done (a multiple of 8).
 int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
   unsigned char* y = static_cast<unsigned char*>(f.y->data);
-  const bool trunc = f.mode == 1, up = f.mode == 2, snap = f.dmax * f.eps * 4 < 1;
+  // (eps 0: a plan computed exactly, whose values near a boundary are on it, even where
+  // its outputs have no common denominator: dmax inf)
+  const bool trunc = f.mode == 1, up = f.mode == 2, snap = f.eps == 0 || f.dmax * f.eps * 4 < 1;
   float lo = static_cast<float>(0.5 - f.eps), e = static_cast<float>(f.eps);
   if (double(lo) > 0.5 - f.eps) lo = std::nextafter(lo, 0.0f);
   if (double(e) < f.eps) e = std::nextafter(e, 1.0f);

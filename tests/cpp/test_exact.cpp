@@ -343,6 +343,7 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
     int64_t in[2], out[2];
     int64_t magnitude;  // of X (0: the type's range)
     bool float_exact, double_exact;
+    bool antialias = false;
   };
   const int64_t big = int64_t(1) << 60;
   const Case cases[] = {
@@ -359,11 +360,24 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
       {DType::Int32, ResizeMode::Cubic, {6, 5}, {12, 10}, 0, false, true},
       {DType::Int64, ResizeMode::Linear, {6, 5}, {12, 10}, big, false, false},  // X above 2^53
       {DType::Int64, ResizeMode::Linear, {6, 5}, {6, 5}, big, false, false},    // no pass at all
+      // Antialias: no common denominator per axis (each output renormalised by its own
+      // sum), found dyadic from every output's exact taps (a cache given): 2x linear has
+      // weights in eighths, the edges' clamped taps merged (1/2, 3/8, 1/8); 4x in 32nds
+      {DType::UInt8, ResizeMode::Linear, {12, 10}, {6, 5}, 0, true, true, true},
+      {DType::Int8, ResizeMode::Linear, {13, 8}, {6, 4}, 0, false, false, true},    // 13 -> 6
+      {DType::UInt8, ResizeMode::Linear, {16, 12}, {4, 3}, 0, true, true, true},    // 4x
+      {DType::UInt16, ResizeMode::Linear, {16, 12}, {4, 3}, 0, false, true, true},  // 2^27
+      {DType::Int16, ResizeMode::Linear, {12, 9}, {4, 3}, 0, false, false, true},   // 3x
+      {DType::UInt8, ResizeMode::Cubic, {12, 10}, {6, 5}, 0, false, true, true},   // 2x: a = -3/4
+      {DType::Int16, ResizeMode::Cubic, {12, 10}, {6, 5}, 0, false, true, true},   // (run in double)
+      {DType::UInt8, ResizeMode::Cubic, {15, 10}, {6, 4}, 0, false, false, true},  // 2.5x
+      {DType::Int32, ResizeMode::Linear, {12, 10}, {6, 5}, 1 << 17, true, true, true},
   };
   Rng rng(41);
   for (const Case& c : cases) {
     ResizeAttrs at;
     at.mode = c.mode;
+    at.antialias = c.antialias;
     ResizeInputs in;
     in.has_sizes = true;
     in.n_axes = 2;
@@ -374,8 +388,9 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
     opts.type = c.type;
     REQUIRE(resize_plan(at, in, 2, c.in, &plan, opts).ok());
     const int64_t n = c.in[0] * c.in[1];
-    INFO(dtype_name(c.type) << (c.mode == ResizeMode::Cubic ? " cubic " : " linear ") << c.in[0] << "x"
-                            << c.in[1] << " -> " << c.out[0] << "x" << c.out[1]);
+    INFO(dtype_name(c.type) << (c.mode == ResizeMode::Cubic ? " cubic " : " linear ")
+                            << (c.antialias ? "antialias " : "") << c.in[0] << "x" << c.in[1]
+                            << " -> " << c.out[0] << "x" << c.out[1]);
     auto check = [&](auto zero) {
       using I = decltype(zero);
       const int64_t m = c.magnitude ? c.magnitude : int64_t(std::numeric_limits<I>::max());
@@ -389,22 +404,50 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
       xv.dims[0] = c.in[0];
       xv.dims[1] = c.in[1];
       double eps_d = -1;
-      const double eps = resize_exact_eps(plan, xv, &eps_d);
+      ExactTaps* cache = nullptr;
+      const double eps = resize_exact_eps(plan, xv, &eps_d, nullptr, &cache);
       const bool in_double = dtype_size(c.type) >= 4;
       CHECK((eps == 0) == (in_double ? c.double_exact : c.float_exact));
       if (!in_double) CHECK((eps_d == 0) == c.double_exact);
+      // (without the cache an antialias axis has no known denominator: a bound)
+      double eps_d2 = -1;
+      const double eps2 = resize_exact_eps(plan, xv, &eps_d2);
+      CHECK((eps2 == 0) == (!c.antialias && (in_double ? c.double_exact : c.float_exact)));
+      // a cache made for another plan is not used: made again
+      ResizePlan other;
+      ResizeAttrs at2 = at;
+      at2.antialias = !at.antialias;
+      REQUIRE(resize_plan(at2, in, 2, c.in, &other, opts).ok());
+      resize_exact_taps_check(plan, &cache);
+      if (c.antialias && c.double_exact) CHECK(cache != nullptr);  // (the exact taps were made)
+      resize_exact_taps_check(other, &cache);
+      CHECK(cache == nullptr);
+      resize_exact_taps_free(cache);
       // 32-bit X computed exactly in float32 runs the float32 steps (resize.cpp): decided
-      // once per run, in the shared workspace
+      // once per run, in the shared workspace, whose cache then serves the plan's runs
       ResizeWorkspace shared;
       REQUIRE(resize_prepare_shared(plan, xv, &shared).ok());
       const bool int32 = c.type == DType::Int32 || c.type == DType::UInt32;
       CHECK((shared.int_compute == DType::Float32) == (int32 && c.float_exact));
+      const bool fixed = c.type == DType::UInt8 && plan.fixed.state == 1;  // (no bound: the integer form)
+      if (!fixed) CHECK(shared.eps == eps);
       REQUIRE(run_plan(plan, c.type, x.data(), y.data()).ok());
+      // Cubic antialias, which the __int128 reference does not model: every output decided
+      // in the library's big-integer rationals from its exact taps (resize_exact_slow:
+      // independent of the double weights and of every bound), into a copy of Y whose
+      // elements all start off by one (an output it did not decide stays wrong).
+      std::vector<I> slow(y.size());
+      if (c.mode == ResizeMode::Cubic && c.antialias) {
+        for (size_t i = 0; i < y.size(); ++i) slow[i] = I(y[i] + 1);
+        TensorView sv = osw_test::view(c.type, 2, plan.out_dims, slow.data());
+        for (int64_t i = 0; i < plan.out_elems; ++i) resize_exact_slow(plan, xv, &sv, i, double(y[size_t(i)]), nullptr);
+      }
       Stats st;
       int64_t wrong = 0, decided = 0;
       for (int64_t i = 0; i < plan.out_elems; ++i) {
         I want;
-        if (!exact_value(plan, x, i, &want, &st)) continue;
+        if (c.mode == ResizeMode::Cubic && c.antialias) want = slow[size_t(i)];
+        else if (!exact_value(plan, x, i, &want, &st)) continue;
         ++decided;
         if (y[size_t(i)] != want) ++wrong;
       }
@@ -412,6 +455,8 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
       CHECK(decided == plan.out_elems);
     };
     switch (c.type) {
+      case DType::UInt8: check(uint8_t{}); break;
+      case DType::Int8: check(int8_t{}); break;
       case DType::UInt16: check(uint16_t{}); break;
       case DType::Int16: check(int16_t{}); break;
       case DType::Int32: check(int32_t{}); break;
