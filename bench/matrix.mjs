@@ -62,6 +62,9 @@ function jobs() {
       for (const mode of ['linear', 'cubic'])
         resize(`uint8 ${tag} 1080p ${mode} antialias down ${tag2}`, 'uint8', 'NHWC', nhwc(c, 1080, 1920), nhwc(c, o[0], o[1]), mode, true);
   resize('f32 NCHW C=3 1080p linear antialias down 2x', 'float32', 'NCHW', nchw(3, 1080, 1920), nchw(3, 540, 960), 'linear', true);
+  // planar uint8 (no interleaved channels for the integer form): beside the float32 row above
+  for (const mode of ['linear', 'cubic'])
+    resize(`uint8 NCHW C=3 1080p ${mode} antialias down 2x`, 'uint8', 'NCHW', nchw(3, 1080, 1920), nchw(3, 540, 960), mode, true);
   // compat 'pillow' / 'opencv' (issue 18): the library's own call, timed beside it (same),
   // and beside the library's own path for the same work (ownOf: the `own` column).
   for (const [c, tag] of [[4, 'RGBA'], [3, 'RGB']]) {

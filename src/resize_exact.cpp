@@ -651,7 +651,7 @@ double outputs_den(const ResizePlan& plan, int a, ExactTaps** cache) {
   const int K = ap.taps;
   for (int64_t o = 0; o < ap.out; ++o)
     for (int k = 0; k < ap.count[o]; ++k) {
-      const double t = std::ldexp(ap.weight[o * K + k], 24);
+      const double t = ap.weight[o * K + k] * 0x1p24;  // (exact; ldexp is a call in wasm)
       if (t != std::floor(t)) return INFINITY;
     }
   if (!*cache) *cache = resize_exact_taps_new(plan);
@@ -736,12 +736,13 @@ bool exact_dyadic(const ResizePlan& plan, double M, bool dbl, ExactTaps** cache)
     const int s = e - 1;  // D = 2^s
     if (!(std::ldexp(weight_err(plan, ax), s) < 0.5)) return false;
     const int K = ap.taps;
+    const double p2 = std::ldexp(1.0, s);
     double L = 1;
     for (int64_t o = 0; o < ap.out; ++o) {
       if (ap.outside.size() > o && ap.outside[o]) continue;
       double sum = 0;
       for (int k = 0; k < ap.count[o]; ++k) {
-        const double w = ap.weight[o * K + k], t = std::ldexp(w, s);
+        const double w = ap.weight[o * K + k], t = w * p2;  // (exact: a power of two)
         if (t != std::floor(t) || (!dbl && double(ap.weight_f[o * K + k]) != w)) return false;
         sum += std::fabs(w);
       }
