@@ -110,10 +110,26 @@ void narrow_from_float(const float* in, Float16* y, int64_t n) {
   uint16_t* h = reinterpret_cast<uint16_t*>(y);
   int64_t i = 0;
 #if OSW_HAVE_SIMD
+  // Eight floats whose magnitudes all give normal halves (2^-14 <= |f| < 65520, the common
+  // case) take half_from_float's own rounding in integers: + 0xFFF + the kept lowest bit,
+  // the exponent rebiased by -112 in the same addition (12 operations a vector against
+  // the 18 of vec_float_to_half; float16 1x3x512² -> 1024² spent 2 of its 3.4 ms here).
+  const v128_t lo = wasm_i32x4_splat(0x387FFFFF), top = wasm_i32x4_splat(0x477FF000);
+  const auto normal = [](v128_t f, v128_t a) __attribute__((always_inline)) {
+    const v128_t odd = wasm_v128_and(wasm_u32x4_shr(a, 13), wasm_i32x4_splat(1));
+    const v128_t r = wasm_i32x4_add(wasm_i32x4_add(a, odd), wasm_i32x4_splat(0xFFF - (112 << 23)));
+    return wasm_v128_or(wasm_u32x4_shr(r, 13), wasm_v128_and(wasm_u32x4_shr(f, 16), wasm_i32x4_splat(0x8000)));
+  };
   for (; i + 8 <= n; i += 8) {
-    const v128_t lo = vec_float_to_half(wasm_v128_load(in + i));
-    const v128_t hi = vec_float_to_half(wasm_v128_load(in + i + 4));
-    wasm_v128_store(h + i, wasm_u16x8_narrow_i32x4(lo, hi));  // every lane is below 2^16
+    const v128_t f0 = wasm_v128_load(in + i), f1 = wasm_v128_load(in + i + 4);
+    const v128_t a0 = wasm_v128_and(f0, wasm_i32x4_splat(0x7FFFFFFF));
+    const v128_t a1 = wasm_v128_and(f1, wasm_i32x4_splat(0x7FFFFFFF));
+    const v128_t ok = wasm_v128_and(wasm_v128_and(wasm_i32x4_gt(a0, lo), wasm_i32x4_gt(top, a0)),
+                                    wasm_v128_and(wasm_i32x4_gt(a1, lo), wasm_i32x4_gt(top, a1)));
+    const bool fast = wasm_i32x4_all_true(ok);
+    const v128_t h0 = fast ? normal(f0, a0) : vec_float_to_half(f0);
+    const v128_t h1 = fast ? normal(f1, a1) : vec_float_to_half(f1);
+    wasm_v128_store(h + i, wasm_u16x8_narrow_i32x4(h0, h1));  // every lane is below 2^16
   }
 #endif
   for (; i < n; ++i) h[i] = half_from_float(in[i]);

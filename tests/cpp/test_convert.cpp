@@ -47,6 +47,13 @@ std::vector<float> narrowing_inputs() {
   // Around the half overflow threshold (65520) and the smallest normal half (2^-14).
   for (uint32_t b = 0x477FE000u; b <= 0x47800000u; b += 0x100u) v.push_back(float_of(b));
   for (uint32_t b = 0x38800000u - 64; b <= 0x38800000u + 64; ++b) v.push_back(float_of(b));
+  // Runs of 64 just inside both ends of the normal halves, both signs: whole groups of 8 for
+  // the float16 narrowing's fast path (convert.cpp), ties included (0x...1000 patterns).
+  for (uint32_t sign : {0u, 0x80000000u}) {
+    for (uint32_t b = 0x477FF000u - 64; b < 0x477FF000u; ++b) v.push_back(float_of(sign | b));
+    for (uint32_t b = 0x38800000u; b < 0x38800000u + 64; ++b) v.push_back(float_of(sign | b));
+    for (uint32_t k = 0; k < 64; ++k) v.push_back(float_of(sign | 0x3F800000u | (k << 12)));
+  }
   for (int i = 0; i < 20000; ++i) v.push_back(float_of(uint32_t(rng.g())));
   return v;
 }
