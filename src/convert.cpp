@@ -153,8 +153,20 @@ void narrow_from_float(const float* in, BFloat16* y, int64_t n) {
   int64_t i = 0;
 #if OSW_HAVE_SIMD
   for (; i + 8 <= n; i += 8) {
-    const v128_t lo = vec_float_to_bfloat16(wasm_v128_load(in + i));
-    const v128_t hi = vec_float_to_bfloat16(wasm_v128_load(in + i + 4));
+    const v128_t f0 = wasm_v128_load(in + i), f1 = wasm_v128_load(in + i + 4);
+    const v128_t inf = wasm_i32x4_splat(0x7F800000), mag = wasm_i32x4_splat(0x7FFFFFFF);
+    if (!wasm_v128_any_true(wasm_v128_or(wasm_i32x4_gt(wasm_v128_and(f0, mag), inf),
+                                         wasm_i32x4_gt(wasm_v128_and(f1, mag), inf)))) {
+      // No NaN among the 8 (the common case): the rounding add alone, and the high halves
+      // kept by the shuffle (no lane wraps: only NaN bits are that close to 2^32)
+      const auto round = [](v128_t f) __attribute__((always_inline)) {
+        return wasm_i32x4_add(f, wasm_i32x4_add(wasm_v128_and(wasm_u32x4_shr(f, 16), wasm_i32x4_splat(1)),
+                                                wasm_i32x4_splat(0x7FFF)));
+      };
+      wasm_v128_store(b + i, wasm_i8x16_shuffle(round(f0), round(f1), 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31));
+      continue;
+    }
+    const v128_t lo = vec_float_to_bfloat16(f0), hi = vec_float_to_bfloat16(f1);
     // Keep the low 16 bits of each lane (a saturating narrow would clamp them).
     wasm_v128_store(b + i, wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29));
   }
