@@ -91,8 +91,6 @@ struct ResizePlan {
   FixedTables fixed;
 };
 
-// Everything a run writes besides Y. One owner (a caller, a thread); reset() frees it all.
-// Buffers grow as runs need them and are kept, so repeated runs do not allocate.
 // The exact taps and denominators of integer outputs (resize_exact.h): made when first
 // needed, kept between the runs of one plan (made again for another), freed with the
 // workspace.
@@ -111,6 +109,8 @@ struct ExactCache {
   ~ExactCache() { resize_exact_taps_free(p); }
 };
 
+// Everything a run writes besides Y. One owner (a caller, a thread); reset() frees it all.
+// Buffers grow as runs need them and are kept, so repeated runs do not allocate.
 struct ResizeWorkspace {
   Buffer<unsigned char> tmp[2];   // TmpA, TmpB: whole intermediates
   Buffer<unsigned char> rows;     // a streamed pair's row cache or row group; uint8's sums
