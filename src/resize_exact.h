@@ -41,7 +41,6 @@ double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps
 // resize_exact_taps_free() (resize.h) once done with it. resize_exact_taps_check() frees
 // a cache made for another plan (compared by attributes and geometry), so that one kept
 // in a workspace between runs (ResizeWorkspace::exact) serves only the plan it was made for.
-struct ExactTaps;
 void resize_exact_taps_free(ExactTaps* cache);
 void resize_exact_taps_check(const ResizePlan& plan, ExactTaps** cache);
 
