@@ -9,6 +9,14 @@
 //   Status (RangeError "out of memory") rather than an abort, even without C++ exceptions.
 #pragma once
 
+// Whether this build runs threads (parallel.h says what each value means): 1 in a wasm build
+// with -pthread and in a native build that defines OSW_THREADS=1, 0 everywhere else.
+#if (defined(OSW_THREADS) && OSW_THREADS) || defined(__EMSCRIPTEN_PTHREADS__)
+#define OSW_HAVE_THREADS 1
+#else
+#define OSW_HAVE_THREADS 0
+#endif
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

@@ -262,7 +262,8 @@ Status run_generic(const GridSamplePlan& plan, const GridSampleRange& range, con
   const int r = geo.r;
   for (int64_t n = range.n_begin; n < range.n_end; ++n) {
     const G* grid_n = grid + n * geo.out_size * r;
-    for (int64_t k = range.block_begin; k < range.block_end; ++k) {
+    for (int64_t k = next_block(range, range.block_begin - 1); k < range.block_end;
+         k = next_block(range, k)) {
       const int64_t j0 = k * block;
       const int64_t nb = std::min(block, geo.out_size - j0);
       if constexpr (std::is_same<T, float>::value && std::is_same<G, float>::value) {

@@ -1,6 +1,6 @@
 // parallel.h: the thread pool of the synchronous API (issue 16), and the operators' runs on it.
 //
-// OSW_HAVE_THREADS is the one switch, as OSW_HAVE_SIMD is for SIMD (simd.h): 1 in a wasm build
+// OSW_HAVE_THREADS (common.h) is the one switch, as OSW_HAVE_SIMD is for SIMD (simd.h): 1 in a wasm build
 // with -pthread (__EMSCRIPTEN_PTHREADS__) and in a native build that defines OSW_THREADS=1
 // (with -pthread: tests/native's ASan and TSAN builds); 0 everywhere else (the default
 // single-threaded osw.wasm, the scalar native build). With 0 the pool is a stub that runs every
@@ -24,16 +24,14 @@
 
 #include <cstdint>
 
-#if (defined(OSW_THREADS) && OSW_THREADS) || defined(__EMSCRIPTEN_PTHREADS__)
-#define OSW_HAVE_THREADS 1
+#include "common.h"  // (OSW_HAVE_THREADS)
+
+#if OSW_HAVE_THREADS
 #include <atomic>
 #include <pthread.h>
-#else
-#define OSW_HAVE_THREADS 0
 #endif
 
 #include "affinegrid.h"
-#include "common.h"
 #include "gridsample.h"
 #include "resize.h"
 
@@ -149,13 +147,24 @@ void task_range(int64_t units, int64_t tasks, int64_t t, int64_t* begin, int64_t
 // The split of the whole of Y into tasks for `threads` threads (exposed for tests): over batch
 // items when N alone gives enough tasks, else over blocks of each item, and over channels too
 // when there are fewer blocks than tasks wanted. Task t's range is gridsample_task(split, t).
+// With `shared` (float32 X on the 2-D fast or the generic path, each chunk of items one
+// item, b_chunks > 1), the b_chunks tasks of an item and channel chunk do not cut its blocks
+// into fixed ranges but take them one at a time from one counter (GridSampleRange::claim):
+// blocks cost unequally (a rotated grid's edge blocks, with padding, took 1.45x the middle
+// ones in W6), and fixed ranges left one thread waiting for the other.
 struct GridSampleSplit {
   int64_t tasks = 1;
   int64_t n_chunks = 1, b_chunks = 1, c_chunks = 1;  // chunks of items, blocks, channels
   int64_t n = 0, blocks = 0, c = 0;                  // what is cut
+  bool shared = false;
 };
+// The most counters (items x channel chunks) a shared split uses.
+constexpr int64_t kMaxBlockCounters = 256;
 GridSampleSplit gridsample_split(const GridSamplePlan& plan, int threads);
+// (For a shared split: the range of blocks a task shares, all of its item's, and the index of
+// its counter, gridsample_counter().)
 GridSampleRange gridsample_task(const GridSampleSplit& split, int64_t t);
+int64_t gridsample_counter(const GridSampleSplit& split, int64_t t);
 
 // Resize's work as the threshold counts it.
 int64_t resize_work(const ResizePlan& plan);
@@ -179,11 +188,13 @@ Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
 // Whether a plan should be made again with smaller blocks for `threads` threads, and the
 // tuning to make it with: when the 2-D fast path's blocks are too few to give each thread
 // several (W5: a 256 x 256 linear grid is one block of 65536 locations), blocks of
-// plan.block / threads locations, at least kMinParallelBlock, so that each thread has a
-// block of its own. Splitting the channels instead makes every thread plan the whole block
-// again; much smaller blocks make the linear kernel slower (gridsample_fast2d.h,
-// kFastBlockLinear: 32768 took 1.13x the time of 65536, 4096 1.8x). The block size never
-// changes a result.
+// plan.block / (2 * threads) locations, at least kMinParallelBlock: two per thread, taken
+// from a shared counter (GridSampleSplit), so that a thread that starts late (a worker
+// woken after the caller began) still finds blocks to take. Splitting the channels instead
+// makes every thread plan the whole block again; much smaller blocks make the linear kernel
+// slower (gridsample_fast2d.h, kFastBlockLinear: 32768 took 1.13x the time of 65536, 4096
+// 1.8x; W5 on 2 threads in wasm, back to back: 16384 1.02x the time of 32768, 8192 1.1x).
+// The block size never changes a result.
 constexpr int64_t kMinParallelBlock = 4096;
 bool gridsample_parallel_blocks(const GridSamplePlan& plan, int threads, gs::Tuning* tuning,
                                 int64_t min_work = kGridSampleMinWork);

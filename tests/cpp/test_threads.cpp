@@ -218,35 +218,69 @@ TEST_CASE("threads: task ranges and the GridSample split cover the work exactly 
     }
   }
   Rng r(16);
-  int by_items = 0, by_channels = 0;
-  for (int c = 0; c < 300; ++c) {
+  int by_items = 0, by_channels = 0, shared = 0;
+  for (int c = 0; c < 400; ++c) {
     GridSamplePlan plan;
-    plan.path = r.coin() ? GridSamplePlan::Path::Generic : GridSamplePlan::Path::Fast2d;
+    plan.path = r.pick({GridSamplePlan::Path::Generic, GridSamplePlan::Path::Fast2d,
+                        GridSamplePlan::Path::EmptyInput});
+    plan.x_type = r.pick({DType::Float32, DType::Float32, DType::Float64, DType::UInt8});
     plan.geo.n = r.pick<int64_t>({1, 2, 3, 50, 400});
     plan.geo.c = r.range(1, 9);
     plan.blocks = r.pick<int64_t>({1, 2, 3, 7, 40});
     const int threads = int(r.pick<int64_t>({1, 2, 3, 4, 7}));
     const GridSampleSplit s = gridsample_split(plan, threads);
+    INFO("case " << c << " threads " << threads << " n " << plan.geo.n << " c " << plan.geo.c
+                 << " blocks " << plan.blocks << " path " << int(plan.path) << " x " << int(plan.x_type));
     if (threads == 1) REQUIRE(s.tasks == 1);
     if (threads > 1)
       REQUIRE(s.tasks >= std::min<int64_t>(threads, plan.geo.n * plan.blocks * plan.geo.c));
+    // Blocks shared through counters: exactly on float32 X, 2-D fast or generic path, where
+    // an item's blocks would be cut (threaded builds).
+    const bool may_share = plan.x_type == DType::Float32 && plan.path != GridSamplePlan::Path::EmptyInput;
+    REQUIRE(s.shared == (OSW_HAVE_THREADS && may_share && threads > 1 && s.n_chunks == plan.geo.n &&
+                         plan.blocks > 1 && s.b_chunks > 1));
     by_items += s.n_chunks < plan.geo.n;
     by_channels += s.c_chunks > 1;
+    shared += s.shared;
     std::vector<int> hits(size_t(plan.geo.n * plan.blocks * plan.geo.c), 0);
+    std::vector<int> counter_seen(static_cast<size_t>(kMaxBlockCounters), 0);
+    std::vector<GridSampleRange> of_counter(static_cast<size_t>(kMaxBlockCounters));
     for (int64_t t = 0; t < s.tasks; ++t) {
       const GridSampleRange g = gridsample_task(s, t);
       REQUIRE(g.n_begin < g.n_end);
       REQUIRE(g.block_begin < g.block_end);
       REQUIRE(g.c_begin < g.c_end);
+      if (s.shared) {
+        // One item, all its blocks; the tasks of one counter have the same item and
+        // channels, and those are counted once (the counter hands each block out once).
+        REQUIRE(g.n_end == g.n_begin + 1);
+        REQUIRE(g.block_begin == 0);
+        REQUIRE(g.block_end == plan.blocks);
+        REQUIRE(s.b_chunks <= threads);
+        const int64_t k = gridsample_counter(s, t);
+        REQUIRE(k >= 0);
+        REQUIRE(k < s.n * s.c_chunks);
+        if (counter_seen[size_t(k)]++) {
+          const GridSampleRange& f = of_counter[size_t(k)];
+          REQUIRE(f.n_begin == g.n_begin);
+          REQUIRE(f.c_begin == g.c_begin);
+          REQUIRE(f.c_end == g.c_end);
+          continue;
+        }
+        of_counter[size_t(k)] = g;
+      }
       for (int64_t n = g.n_begin; n < g.n_end; ++n)
         for (int64_t b = g.block_begin; b < g.block_end; ++b)
           for (int64_t ch = g.c_begin; ch < g.c_end; ++ch)
             hits[size_t((n * plan.blocks + b) * plan.geo.c + ch)] += 1;
     }
     for (int h : hits) REQUIRE(h == 1);
+    if (s.shared)
+      for (int64_t k = 0; k < s.n * s.c_chunks; ++k) REQUIRE(counter_seen[size_t(k)] == s.b_chunks);
   }
   CHECK(by_items > 10);
   CHECK(by_channels > 10);
+  if (OSW_HAVE_THREADS) CHECK(shared > 30);
 }
 
 // ---- Resize ----------------------------------------------------------------------------------------
