@@ -95,8 +95,35 @@ function editGlue(file, edits) {
   }
   return glue;
 }
+// The glue's function `name` (a declaration `function name(...) {...}`, found once) with an
+// empty body. The scan counts braces outside string literals (the generated glue's bodies
+// use "..." and '...' strings, no template literals or regular expressions).
+function stubGlueFunction(glue, name, file) {
+  const head = `function ${name}(`;
+  const at = glue.indexOf(head);
+  if (at < 0 || glue.indexOf(head, at + 1) >= 0)
+    throw new Error(`build: expected "${head}" once in build/${file} (a different emcc?)`);
+  const open = glue.indexOf('{', glue.indexOf(')', at));
+  let depth = 0, quote = null;
+  for (let k = open; k < glue.length; k++) {
+    const c = glue[k];
+    if (quote) {
+      if (c === '\\') k++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === '`' || (c === '/' && /[=(,:;!&|?{}]/.test(glue[k - 1]))) {
+      throw new Error(`build: ${name} in build/${file} has a template literal or a regular expression; stub it by hand`);
+    } else if (c === '{') {
+      depth++;
+    } else if (c === '}' && --depth === 0) {
+      return glue.slice(0, open) + '{}' + glue.slice(k + 1);
+    }
+  }
+  throw new Error(`build: the body of ${name} in build/${file} does not end`);
+}
 function glueFactory() {
-  const glue = editGlue('osw.mjs', [
+  let glue = editGlue('osw.mjs', [
     ['var _scriptDir = import.meta.url;', 'var _scriptDir = undefined;'],
     ['new URL("osw.wasm",import.meta.url).toString()', '"osw.wasm"'],
     ['export default createOswModule;', ''],
@@ -105,6 +132,14 @@ function glueFactory() {
     // drops it (about 0.4 kB of browser.mjs gzipped, which the threads option uses).
     ['}instantiateAsync().catch(readyPromiseReject);return{}}', '}return{}}'],
   ]);
+  // Embind registers every builtin type when the module starts, whether the bindings use it
+  // or not. Ours (bindings/embind.cpp) pass numbers and std::string only: the registrations
+  // of std::wstring (its UTF-16/UTF-32 coders), emscripten::val (the handle table) and
+  // typed_memory_view become empty, and the minifier drops what only they used (0.66 kB of
+  // browser.mjs gzipped). A binding that used one of those types would fail its first call
+  // with Embind's UnboundTypeError naming the type (tests/js run every binding).
+  for (const name of ['__embind_register_std_wstring', '__embind_register_emval', '__embind_register_memory_view'])
+    glue = stubGlueFunction(glue, name, 'osw.mjs');
   if (/import\.meta|^\s*(export|import)\b|\brequire\(/m.test(glue))
     throw new Error('build: build/osw.mjs still refers to import.meta, import/export or require after the edits');
   return `// The Emscripten glue (emcc 3.1.6), without its own wasm loading.\n${glue.trim()}\n`;
