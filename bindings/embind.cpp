@@ -313,7 +313,7 @@ EMSCRIPTEN_KEEPALIVE const int32_t* osw_param_slots() { return kParamSlots; }
 }
 
 // Only numbers and std::string cross here: scripts/build.mjs empties the glue's registrations
-// of std::wstring, emscripten::val and typed_memory_view (0.66 kB of the download), so a
+// of std::wstring, emscripten::val and typed_memory_view (0.76 kB of the download), so a
 // binding that used one of those types would fail its first call (UnboundTypeError).
 EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
   using namespace emscripten;
