@@ -136,8 +136,9 @@ function glueFactory() {
   // or not. Ours (bindings/embind.cpp) pass numbers and std::string only: the registrations
   // of std::wstring (its UTF-16/UTF-32 coders), emscripten::val (with init_emval, which
   // puts the val handle table's debugging hooks on the module) and typed_memory_view become
-  // empty, and the minifier drops what only they used (0.76 kB of browser.mjs gzipped). A binding that used one of those types would fail its first call
-  // with Embind's UnboundTypeError naming the type (tests/js run every binding).
+  // empty, and the minifier drops what only they used (0.76 kB of browser.mjs gzipped). A
+  // binding that used one of those types would fail its first call with Embind's
+  // UnboundTypeError naming the type (tests/js run every binding).
   for (const name of ['__embind_register_std_wstring', '__embind_register_emval', 'init_emval', '__embind_register_memory_view'])
     glue = stubGlueFunction(glue, name, 'osw.mjs');
   if (/import\.meta|^\s*(export|import)\b|\brequire\(/m.test(glue))

@@ -1,10 +1,11 @@
 // parallel.h: the thread pool of the synchronous API (issue 16), and the operators' runs on it.
 //
-// OSW_HAVE_THREADS (common.h) is the one switch, as OSW_HAVE_SIMD is for SIMD (simd.h): 1 in a wasm build
-// with -pthread (__EMSCRIPTEN_PTHREADS__) and in a native build that defines OSW_THREADS=1
-// (with -pthread: tests/native's ASan and TSAN builds); 0 everywhere else (the default
-// single-threaded osw.wasm, the scalar native build). With 0 the pool is a stub that runs every
-// task on the caller and reports 1 thread, and no thread, mutex or atomic is referenced.
+// OSW_HAVE_THREADS (common.h) is the one switch, as OSW_HAVE_SIMD is for SIMD (simd.h): 1 in
+// a wasm build with -pthread (__EMSCRIPTEN_PTHREADS__) and in a native build that defines
+// OSW_THREADS=1 (with -pthread: tests/native's ASan and TSAN builds); 0 everywhere else (the
+// default single-threaded osw.wasm, the scalar native build). With 0 the pool is a stub that
+// runs every task on the caller and reports 1 thread, and no thread, mutex or atomic is
+// referenced.
 //
 // ThreadPool: `threads - 1` workers started by set_threads() (never per call: in Emscripten
 // each one takes a Web Worker of the preloaded pool), the caller taking part as thread 0.
