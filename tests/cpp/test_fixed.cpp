@@ -54,8 +54,8 @@ std::vector<uint8_t> random_x(Rng& r, const Case& c) {
   return x;
 }
 
-// An image-like plan: [N, H, W, C] with C a multiple of 4 (RGBA), H and W resized by
-// powers of two, often with antialias (the wide form's plans).
+// An image-like plan: [N, H, W, C] with C = 3 (RGB) or a multiple of 4 (RGBA), H and W
+// resized by powers of two, often with antialias (the wide form's plans).
 Case random_image_case(Rng& r) {
   Case c;
   c.rank = 4;
@@ -64,7 +64,7 @@ Case random_image_case(Rng& r) {
                        CoordMode::Asymmetric, CoordMode::AlignCorners});
   c.at.antialias = r.coin();
   const int64_t dims[4] = {r.range(1, 2), r.pick<int64_t>({4, 8, 16, 33, 48}),
-                           r.pick<int64_t>({3, 8, 16, 40, 64}), r.pick<int64_t>({4, 4, 8, 12})};
+                           r.pick<int64_t>({3, 8, 16, 40, 64}), r.pick<int64_t>({3, 4, 4, 8, 12})};
   for (int a = 0; a < 4; ++a) c.dims[a] = dims[a];
   c.in.has_axes = true;
   c.in.has_scales = true;
