@@ -99,10 +99,52 @@ struct Lanes<uint8_t, float> {
 };
 
 #if OSW_HAVE_SIMD
+// One output of resize_pass_channels: C floats, or for uint8 3 bytes rounded and saturated.
+template <int C, typename Tout>
+inline void channels_store(Tout* yo, v128_t acc) {
+  if constexpr (std::is_same<Tout, uint8_t>::value) {
+    const v128_t b = Lanes<uint8_t, float>::bytes(acc);
+    wasm_v128_store16_lane(yo, b, 0);
+    wasm_v128_store8_lane(yo + 2, b, 2);
+  } else if constexpr (C == 4) {
+    wasm_v128_store(yo, acc);
+  } else {
+    wasm_v128_store64_lane(yo, acc, 0);
+    wasm_v128_store32_lane(yo + 2, acc, 2);
+  }
+}
+
+// The outputs of resize_pass_channels from o on that the plan flags consecutive (all K
+// taps, K pixels from index[o * K] on), C = 3 or 4 floats a pixel, in a loop of their own:
+// one index load per output, and 16-byte loads for every tap but the last (for C = 3 the
+// 4th lane is the next pixel's first element, inside the row as the K-th tap's pixel is;
+// it is never stored). The same sums as the general loop. Returns the first output not
+// done. In V8, float32 NHWC 512^2 -> 1024^2 linear, C = 3: 1.90 -> 1.40 ms, C = 4: 1.96 ->
+// 1.57 ms (a branch for these outputs inside the general loop was slower).
+template <int C>
+int64_t channels_runs(const float* xp, float* yp, const AxisPlan& plan, const float* weights,
+                      int64_t o, int64_t o_end) {
+  const int K = plan.taps;
+  const int32_t* index = plan.index.data();
+  const uint8_t* cons = plan.consecutive.data();
+  for (; o < o_end && cons[o]; ++o) {
+    const float* s = xp + int64_t(index[o * K]) * C;
+    const float* w = weights + o * K;
+    v128_t acc = wasm_f32x4_mul(wasm_f32x4_splat(w[0]), wasm_v128_load(s));
+    int k = 1;
+    for (; k < K - 1; ++k)
+      acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_splat(w[k]), wasm_v128_load(s + k * C)));
+    const float* last = s + k * C;
+    const v128_t xl = C == 4 ? wasm_v128_load(last) : wasm_v128_load32_lane(last + 2, wasm_v128_load64_zero(last), 2);
+    channels_store<C>(yp + o * C, wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_splat(w[k]), xl)));
+  }
+  return o;
+}
+
 // float rows of C = 3 or 4 interleaved channels (channels-last RGB or RGBA: inner == C), one
 // output's C elements in the lanes of one vector; for C = 3, 3-element loads and stores (a
 // 64-bit and a 32-bit lane), so nothing past a row is touched. Per lane the scalar loop's
-// sum, in its order.
+// sum, in its order. Runs of consecutive outputs take channels_runs.
 // Tout uint8 (C = 3 only: RGB rows written by a float pass, as a streamed pair's second
 // pass writes them): rounded and saturated by Lanes<uint8_t, float>::bytes, 3 bytes
 // stored.
@@ -113,6 +155,7 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
   const int K = plan.taps;
   const int32_t* count = plan.count.data();
   const int32_t* index = plan.index.data();
+  const bool runs = std::is_same<Tout, float>::value && plan.consecutive.size() > 0;  // (2 <= K <= 8)
   auto load = [](const float* p) {
     if constexpr (C == 4) return wasm_v128_load(p);
     else return wasm_v128_load32_lane(p + 2, wasm_v128_load64_zero(p), 2);
@@ -121,6 +164,12 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
     const float* xp = x + p * in * C;
     Tout* yp = y + p * out * C;
     for (int64_t o = o_begin; o < o_end; ++o) {
+      if constexpr (std::is_same<Tout, float>::value) {
+        if (runs) {
+          o = channels_runs<C>(xp, yp, plan, weights, o, o_end);
+          if (o == o_end) break;
+        }
+      }
       const int32_t* idx = index + o * K;
       const float* w = weights + o * K;
       const int n = count[o];
@@ -128,16 +177,7 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
       if (n > 0) acc = wasm_f32x4_mul(wasm_f32x4_splat(w[0]), load(xp + idx[0] * C));
       for (int k = 1; k < n; ++k)
         acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_splat(w[k]), load(xp + idx[k] * C)));
-      if constexpr (std::is_same<Tout, uint8_t>::value) {
-        const v128_t b = Lanes<uint8_t, float>::bytes(acc);
-        wasm_v128_store16_lane(yp + o * 3, b, 0);
-        wasm_v128_store8_lane(yp + o * 3 + 2, b, 2);
-      } else if constexpr (C == 4) {
-        wasm_v128_store(yp + o * 4, acc);
-      } else {
-        wasm_v128_store64_lane(yp + o * 3, acc, 0);
-        wasm_v128_store32_lane(yp + o * 3 + 2, acc, 2);
-      }
+      channels_store<C>(yp + o * C, acc);
     }
   }
 }
