@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "resize.h"
 #include "resize_kernels.h"
@@ -229,12 +230,10 @@ inline v128_t round_shift_u16(v128_t s) {
 #define OSW_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
 
 // h's pass on one input row xr (in * c bytes): out * c lanes into yr, as uint16 sums
-// (final false) or as uint8 rounded by 2^7 (final true). KC: the taps, when known (2, the
-// common linear case, unrolls the shuffle loop).
-template <int KC>
-OSW_KERNEL void h_row(const FixedTables& fc, const AxisPlan& ap, const uint8_t* xr, void* yr, bool final) {
-  const int K = KC > 0 ? KC : fc.kh;
-  (void)K;  // used by the SIMD blocks only
+// (final false) or as uint8 rounded by 2^7 (final true). The block loop is instantiated
+// for 2 taps (the common linear case: the shuffle loop unrolled) and for any count; the
+// rest of the function once (a copy of all of it for 2 taps took 1 kB of the download).
+OSW_KERNEL void h_row_k(const FixedTables& fc, const AxisPlan& ap, const uint8_t* xr, void* yr, bool final) {
   const int64_t c = fc.c, lanes = ap.out * c;
   uint16_t* y16 = static_cast<uint16_t*>(yr);
   uint8_t* y8 = static_cast<uint8_t*>(yr);
@@ -254,7 +253,8 @@ OSW_KERNEL void h_row(const FixedTables& fc, const AxisPlan& ap, const uint8_t* 
       wasm_v128_store(y16 + lane + 8, a1);
     }
   };
-  if (c < 16) {
+  const auto block_loop = [&](auto kc) __attribute__((always_inline)) {
+    const int K = decltype(kc)::value > 0 ? int(decltype(kc)::value) : fc.kh;
     for (int64_t b = 0; b < fc.blocks; ++b) {
       const int32_t base = fc.blk_base[b];
       if (base < 0) {
@@ -285,8 +285,13 @@ OSW_KERNEL void h_row(const FixedTables& fc, const AxisPlan& ap, const uint8_t* 
       }
       emit(b * 16, a0, a1);
     }
+  };
+  if (c < 16) {
+    if (fc.kh == 2) block_loop(std::integral_constant<int, 2>());
+    else block_loop(std::integral_constant<int, 0>());
     done = fc.blocks * 16;
   } else {
+    const int K = fc.kh;
     // Outputs of 16 or more contiguous lanes: each blends whole input runs.
     for (int64_t o = 0; o < ap.out; ++o) {
       const int n = ap.count[o];
@@ -311,11 +316,6 @@ OSW_KERNEL void h_row(const FixedTables& fc, const AxisPlan& ap, const uint8_t* 
 #endif
   OSW_SCALAR_LOOP
   for (int64_t l = done; l < lanes; ++l) put(l);
-}
-
-void h_row_k(const FixedTables& fc, const AxisPlan& ap, const uint8_t* xr, void* yr, bool final) {
-  if (fc.kh == 2) h_row<2>(fc, ap, xr, yr, final);
-  else h_row<0>(fc, ap, xr, yr, final);
 }
 
 // v's pass: n rows of R (uint8 from X, or uint16 sums from h's pass) blended with integer
