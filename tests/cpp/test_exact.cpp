@@ -344,6 +344,7 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
     int64_t magnitude;  // of X (0: the type's range)
     bool float_exact, double_exact;
     bool antialias = false;
+    bool ramp = false;  // X a ramp (each row 0, 1, 2, ...): exact ties at every output
   };
   const int64_t big = int64_t(1) << 60;
   const Case cases[] = {
@@ -371,6 +372,10 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
       {DType::UInt8, ResizeMode::Cubic, {12, 10}, {6, 5}, 0, false, true, true},   // 2x: a = -3/4
       {DType::Int16, ResizeMode::Cubic, {12, 10}, {6, 5}, 0, false, true, true},   // (run in double)
       {DType::UInt8, ResizeMode::Cubic, {15, 10}, {6, 4}, 0, false, false, true},  // 2.5x
+      // 2x of 1920-wide rows, a ramp (exact ties): the exact rationals in lowest terms
+      // (unreduced, the taps' denominator 4 (3840 * 1920)^3 passed 64 bits: no bound known,
+      // and every tie was decided in big integers)
+      {DType::UInt8, ResizeMode::Cubic, {2, 1920}, {1, 960}, 0, false, true, true, true},
       {DType::Int32, ResizeMode::Linear, {12, 10}, {6, 5}, 1 << 17, true, true, true},
   };
   Rng rng(41);
@@ -397,6 +402,8 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
       std::vector<I> x(static_cast<size_t>(n)), y(static_cast<size_t>(plan.out_elems));
       for (I& v : x) v = I(rng.range(std::is_signed<I>::value ? -m : 0, m));
       x[0] = I(m);  // (the largest magnitude present)
+      if (c.ramp)
+        for (int64_t i = 0; i < n; ++i) x[size_t(i)] = I(i % c.in[1] % 256);
       TensorView xv;
       xv.type = c.type;
       xv.data = x.data();
@@ -420,6 +427,7 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
       REQUIRE(resize_plan(at2, in, 2, c.in, &other, opts).ok());
       resize_exact_taps_check(plan, &cache);
       if (c.antialias && c.double_exact) CHECK(cache != nullptr);  // (the exact taps were made)
+
       resize_exact_taps_check(other, &cache);
       CHECK(cache == nullptr);
       resize_exact_taps_free(cache);
