@@ -31,7 +31,8 @@ Big mul(const Big& a, const Big& b);
 Big muli(const Big& a, int64_t v);
 int sign(const Big& a);
 
-// Exact rationals n / d, d > 0, never reduced (the formulas are short).
+// Exact rationals n / d, d > 0, not reduced by their operations (the formulas are short;
+// resize_exact.cpp reduces the coordinates and scales they start from).
 struct Rat {
   Big n, d;
 };

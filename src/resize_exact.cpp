@@ -717,8 +717,7 @@ double axis_den(const ResizePlan& plan, int a) {
     }
   } else {
     // x(o) = x(0) + o (x(1) - x(0)) in every mode: the lcm of those two reduced
-    // denominators (the rationals are never reduced: 2x half_pixel's 1080 -> 540 came
-    // out as 2160 instead of 2, and its exact ties went to the slow path)
+    // denominators (x(1) - x(0) is not reduced by rsub)
     const AxisGeometry& g = plan.geo.axis[a];
     const Rat x0 = exact_coord(at, g, 0);
     const uint64_t q0 = reduced_den(x0);

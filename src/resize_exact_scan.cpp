@@ -165,7 +165,8 @@ __attribute__((noinline, minsize)) void fix_one(const Fixer& f, int64_t i, doubl
     w = nax == 0 ? x_double(f.x, base) : plan_sum(plan, f.x, idx, stride, ax, nax, base);
     e = f.eps_d;
     const double dw = std::fabs(w - std::nearbyint(w));
-    if (f.mode == 1 ? dw > e : dw < 0.5 - e) {  // decided (8- and 16-bit ranges are exact in double)
+    // decided (8- and 16-bit ranges are exact in double; e == 0: so is this sum, ties too)
+    if (e == 0 || (f.mode == 1 ? dw > e : dw < 0.5 - e)) {
       store(f, i, round_as(f.mode, w));
       return;
     }
