@@ -372,10 +372,10 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
       {DType::UInt8, ResizeMode::Cubic, {12, 10}, {6, 5}, 0, false, true, true},   // 2x: a = -3/4
       {DType::Int16, ResizeMode::Cubic, {12, 10}, {6, 5}, 0, false, true, true},   // (run in double)
       {DType::UInt8, ResizeMode::Cubic, {15, 10}, {6, 4}, 0, false, false, true},  // 2.5x
-      // 2x of 1920-wide rows, a ramp (exact ties): the exact rationals in lowest terms
-      // (unreduced, the taps' denominator 4 (3840 * 1920)^3 passed 64 bits: no bound known,
+      // 2x of 960-wide rows, a ramp (exact ties): the exact rationals in lowest terms
+      // (unreduced, the taps' denominator 4 (1920 * 960)^3 passed 64 bits: no bound known,
       // and every tie was decided in big integers)
-      {DType::UInt8, ResizeMode::Cubic, {2, 1920}, {1, 960}, 0, false, true, true, true},
+      {DType::UInt8, ResizeMode::Cubic, {2, 960}, {1, 480}, 0, false, true, true, true},
       {DType::Int32, ResizeMode::Linear, {12, 10}, {6, 5}, 1 << 17, true, true, true},
   };
   Rng rng(41);
