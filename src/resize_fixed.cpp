@@ -391,20 +391,21 @@ inline v128_t wide_bytes(v128_t acc) {
   return wasm_u8x16_narrow_i16x8(r16, r16);
 }
 
-// h_row_wide's outputs [o, o_end) that the plan flags consecutive (their K taps, K even,
-// are the K pixels from index[o * K] on), C = 3 or 4: each pair of taps is one 16-byte
-// load of two neighbouring pixels' sums, without index loads (C = 3: lanes 6 and 7, the
-// next pixel's or the padding's, feed only lane 3, which is not stored). The same products
-// and sums as the general loop. Returns the first output not done.
+// h_row_wide's outputs [o, o_end) whose taps are consecutive, an even number of them (the
+// plan's consecutive count n: n pixels from index[o * K] on), C = 3 or 4: each pair of taps
+// is one 16-byte load of two neighbouring pixels' sums, without index loads (C = 3: lanes 6
+// and 7, the next pixel's or the padding's, feed only lane 3, which is not stored). The
+// same products and sums as the general loop. Returns the first output not done.
 template <int C>
 int64_t wide_runs(const AxisPlan& ap, const int16_t* whp, const uint16_t* t, uint8_t* y, int64_t o,
                   int64_t o_end) {
-  const int K = ap.taps;
-  for (; o < o_end && ap.consecutive[o]; ++o) {
+  const int K = ap.taps, P = (K + 1) / 2;
+  const uint8_t* cons = ap.consecutive.data();
+  for (int n; o < o_end && (n = cons[o]) != 0 && n % 2 == 0; ++o) {
     const uint16_t* p = t + int64_t(ap.index[o * K]) * C;
-    const int16_t* w = whp + o * K * 4;
+    const int16_t* w = whp + o * P * 8;
     v128_t acc = wasm_i32x4_splat(0);
-    for (int k = 0; k < K; k += 2) {
+    for (int k = 0; k < n; k += 2) {
       v128_t v = wasm_v128_load(p + k * C);
       v = C == 4 ? wasm_i16x8_shuffle(v, v, 0, 4, 1, 5, 2, 6, 3, 7)
                  : wasm_i16x8_shuffle(v, v, 0, 3, 1, 4, 2, 5, 6, 7);
@@ -432,7 +433,7 @@ OSW_KERNEL void h_row_wide(const FixedTables& fc, const AxisPlan& ap, const uint
   const int64_t c = fc.c;
   const int K = fc.kh, P = (K + 1) / 2;
 #if OSW_HAVE_SIMD
-  const bool runs = c <= 4 && K % 2 == 0 && ap.consecutive.size() > 0;
+  const bool runs = c <= 4 && ap.consecutive.size() > 0;
 #endif
   for (int64_t o = 0; o < ap.out; ++o) {
 #if OSW_HAVE_SIMD

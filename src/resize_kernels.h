@@ -114,25 +114,25 @@ inline void channels_store(Tout* yo, v128_t acc) {
   }
 }
 
-// The outputs of resize_pass_channels from o on that the plan flags consecutive (all K
-// taps, K pixels from index[o * K] on), C = 3 or 4 floats a pixel, in a loop of their own:
-// one index load per output, and 16-byte loads for every tap but the last (for C = 3 the
-// 4th lane is the next pixel's first element, inside the row as the K-th tap's pixel is;
-// it is never stored). The same sums as the general loop. Returns the first output not
-// done. In V8, float32 NHWC 512^2 -> 1024^2 linear, C = 3: 1.90 -> 1.40 ms, C = 4: 1.96 ->
-// 1.57 ms (a branch for these outputs inside the general loop was slower).
+// The outputs of resize_pass_channels from o on whose taps are consecutive (the plan's
+// consecutive count n: n >= 2 pixels from index[o * K] on), C = 3 or 4 floats a pixel, in a
+// loop of their own: one index load per output, and 16-byte loads for every tap but the
+// last (for C = 3 the 4th lane is the next pixel's first element, inside the row as the
+// last tap's pixel is; it is never stored). The same sums as the general loop. Returns the
+// first output not done. In V8, float32 NHWC 512^2 -> 1024^2 linear, C = 3: 1.90 -> 1.40
+// ms, C = 4: 1.96 -> 1.57 ms (a branch for these outputs inside the general loop was slower).
 template <int C>
 int64_t channels_runs(const float* xp, float* yp, const AxisPlan& plan, const float* weights,
                       int64_t o, int64_t o_end) {
   const int K = plan.taps;
   const int32_t* index = plan.index.data();
   const uint8_t* cons = plan.consecutive.data();
-  for (; o < o_end && cons[o]; ++o) {
+  for (int n; o < o_end && (n = cons[o]) != 0; ++o) {
     const float* s = xp + int64_t(index[o * K]) * C;
     const float* w = weights + o * K;
     v128_t acc = wasm_f32x4_mul(wasm_f32x4_splat(w[0]), wasm_v128_load(s));
     int k = 1;
-    for (; k < K - 1; ++k)
+    for (; k < n - 1; ++k)
       acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_splat(w[k]), wasm_v128_load(s + k * C)));
     const float* last = s + k * C;
     const v128_t xl = C == 4 ? wasm_v128_load(last) : wasm_v128_load32_lane(last + 2, wasm_v128_load64_zero(last), 2);
@@ -470,7 +470,7 @@ inline bool down2x2_rows(const AxisPlan& pv, const AxisPlan& ph, bool inner_firs
 
 // Outputs [o_begin, o_end) of 4 rows from their transposed strip t, into rows y0,
 // y0 + out, ... (o_begin a multiple of 4). R > 0: every 4 outputs whose plan.consecutive
-// flags are all set take dot_consecutive<R> (R == K, no index loads, unrolled); the
+// counts are all R take dot_consecutive<R> (R == K, no index loads, unrolled); the
 // others, and all of them when R == 0, the loop over their taps.
 template <int R>
 void rows4_outputs(const float* t, const AxisPlan& plan, const uint8_t* regular, float* y0,
@@ -499,7 +499,7 @@ void rows4_outputs(const float* t, const AxisPlan& plan, const uint8_t* regular,
     if constexpr (R > 0) {
       uint32_t four;
       std::memcpy(&four, regular + o, 4);
-      if (four == 0x01010101u) {
+      if (four == uint32_t(R) * 0x01010101u) {
         transpose4(dot_consecutive<R>(t + 4 * index[o * R], weights + o * R),
                    dot_consecutive<R>(t + 4 * index[(o + 1) * R], weights + (o + 1) * R),
                    dot_consecutive<R>(t + 4 * index[(o + 2) * R], weights + (o + 2) * R),

@@ -413,9 +413,10 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
     if (!p->consecutive.allocate(g.out, limit)) return out_of_memory("a resize plan", g.out, limit);
     for (int64_t o = 0; o < g.out; ++o) {
       const int32_t* idx = &p->index[o * K];
-      bool run = p->count[o] == K;
-      for (int k = 1; k < K && run; ++k) run = idx[k] == idx[0] + k;
-      p->consecutive[o] = run ? 1 : 0;
+      const int n = p->count[o];
+      bool run = n >= 2;
+      for (int k = 1; k < n && run; ++k) run = idx[k] == idx[0] + k;
+      p->consecutive[o] = run ? uint8_t(n) : 0;
     }
   } else {
     p->consecutive = Buffer<uint8_t>();  // a reused plan keeps no flags of an earlier one

@@ -68,8 +68,10 @@ struct AxisPlan {
   Buffer<double> weight;   // [out * K]: weights in use sum to 1
   Buffer<float> weight_f;  // the same weights in float, for float32 kernels
   Buffer<uint8_t> outside; // [out]: 1 where the output takes extrapolation_value
-  // [out], for 2 <= K <= 8 (else empty): 1 where the output uses all K taps and they are
-  // K consecutive inputs (the unrolled form of resize_pass_inner_rows4).
+  // [out], for 2 <= K <= 8 (else empty): n where the output's n = count >= 2 taps are n
+  // consecutive inputs, else 0 (the unrolled form of resize_pass_inner_rows4, n == K; the
+  // run loops of the channels-last kernels, which were slower than the general loop for
+  // cubic antialias by 3x: K = 12).
   Buffer<uint8_t> consecutive;
 
   // The innermost-axis SIMD form (linear/cubic, K <= 4, float kernels): outputs in blocks of

@@ -569,9 +569,11 @@ TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar 
       if (p.outside[i % size_t(g.out)]) continue;  // filled later
       REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
     }
-    if (p.consecutive.size() > 0 && outer >= 4) {
+    if (p.consecutive.size() > 0 && outer >= 4 && p.taps <= 8) {
       for (int64_t o = 0; o + 4 <= g.out; o += 4) {
-        if (p.consecutive[o] && p.consecutive[o + 1] && p.consecutive[o + 2] && p.consecutive[o + 3]) {
+        const int K = p.taps;  // (the unrolled form: all four outputs of K consecutive taps)
+        if (p.consecutive[o] == K && p.consecutive[o + 1] == K && p.consecutive[o + 2] == K &&
+            p.consecutive[o + 3] == K) {
           ++unrolled_seen;
           if (fixed) k_seen[p.taps] = true;
         }
