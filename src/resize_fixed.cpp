@@ -383,10 +383,15 @@ OSW_KERNEL void v_row_sums(const uint8_t* const* rows, const uint8_t* w, int n, 
 }
 
 #if OSW_HAVE_SIMD
-// 4 lanes of 32-bit sums rounded half to even by 2^16 (each below 2^24) into 4 bytes.
-inline v128_t wide_bytes(v128_t acc) {
+// 4 lanes of 32-bit sums rounded half to even by 2^16 (each below 2^24).
+inline v128_t wide_round(v128_t acc) {
   const v128_t odd = wasm_v128_and(wasm_u32x4_shr(acc, 16), wasm_i32x4_splat(1));
-  const v128_t r = wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(acc, wasm_i32x4_splat(0x7FFF)), odd), 16);
+  return wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(acc, wasm_i32x4_splat(0x7FFF)), odd), 16);
+}
+
+// The same into 4 bytes.
+inline v128_t wide_bytes(v128_t acc) {
+  const v128_t r = wide_round(acc);
   const v128_t r16 = wasm_u16x8_narrow_i32x4(r, r);
   return wasm_u8x16_narrow_i16x8(r16, r16);
 }
@@ -412,9 +417,7 @@ int64_t wide_runs(const AxisPlan& ap, const int16_t* whp, const uint16_t* t, uin
                  : wasm_i16x8_shuffle(v, v, 0, 3, 1, 4, 2, 5, 6, 7);
       acc = wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(v, wasm_v128_load(w + k * 4)));
     }
-    // rounded half to even by 2^16 (the sum is below 2^24)
-    const v128_t odd = wasm_v128_and(wasm_u32x4_shr(acc, 16), wasm_i32x4_splat(1));
-    return wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(acc, wasm_i32x4_splat(0x7FFF)), odd), 16);
+    return wide_round(acc);
   };
   for (int n; o < o_end && (n = cons[o]) != 0 && n % 2 == 0;) {
     const bool two = o + 1 < o_end && cons[o + 1] == n;

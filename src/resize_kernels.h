@@ -99,6 +99,13 @@ struct Lanes<uint8_t, float> {
 };
 
 #if OSW_HAVE_SIMD
+// One pixel of C = 3 or 4 floats, nothing past it read (C = 3: a 64-bit and a 32-bit lane).
+template <int C>
+inline v128_t channels_load(const float* p) {
+  if constexpr (C == 4) return wasm_v128_load(p);
+  else return wasm_v128_load32_lane(p + 2, wasm_v128_load64_zero(p), 2);
+}
+
 // One output of resize_pass_channels: C floats, or for uint8 3 bytes rounded and saturated.
 template <int C, typename Tout>
 inline void channels_store(Tout* yo, v128_t acc) {
@@ -134,8 +141,7 @@ int64_t channels_runs(const float* xp, float* yp, const AxisPlan& plan, const fl
     int k = 1;
     for (; k < n - 1; ++k)
       acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_splat(w[k]), wasm_v128_load(s + k * C)));
-    const float* last = s + k * C;
-    const v128_t xl = C == 4 ? wasm_v128_load(last) : wasm_v128_load32_lane(last + 2, wasm_v128_load64_zero(last), 2);
+    const v128_t xl = channels_load<C>(s + k * C);
     channels_store<C>(yp + o * C, wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_splat(w[k]), xl)));
   }
   return o;
@@ -155,11 +161,8 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
   const int K = plan.taps;
   const int32_t* count = plan.count.data();
   const int32_t* index = plan.index.data();
-  const bool runs = std::is_same<Tout, float>::value && plan.consecutive.size() > 0;  // (2 <= K <= 8)
-  auto load = [](const float* p) {
-    if constexpr (C == 4) return wasm_v128_load(p);
-    else return wasm_v128_load32_lane(p + 2, wasm_v128_load64_zero(p), 2);
-  };
+  const bool runs = plan.consecutive.size() > 0;  // (2 <= K <= 8; float output only)
+  const auto load = channels_load<C>;
   for (int64_t p = 0; p < outer; ++p) {
     const float* xp = x + p * in * C;
     Tout* yp = y + p * out * C;
