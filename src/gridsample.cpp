@@ -42,6 +42,10 @@
 //           other location (a NaN coordinate, a tap of weight exactly 0, e.g. a whole-pixel
 //           coordinate, taps outside X or merged by padding) is planned by plan_location()
 //           and computed by the generic kernel, with exactly the results it always had.
+//           With linear and border padding, a location whose clamped coordinate is a whole
+//           pixel on one axis and not on the other (along the edge of X, where a warp or a
+//           rotation leaves it) has two taps; classify_edge() writes them into the generic
+//           list as plan_location() would, without its general outer product.
 //           With zeros padding, a location whose coordinate on one axis has every tap
 //           outside X (linear: x < -1 or x >= L; cubic: x < -2 or x >= L + 1), and no NaN
 //           coordinate, is given no taps (output +0) without plan_location(), which would

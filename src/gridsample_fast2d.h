@@ -141,6 +141,7 @@ inline bool fast_cubic_pair(double xw, double xh, v128_t last1, int64_t* ix, int
 // What the classifier needs of one plan: the mode, the padding and X's two lengths.
 struct FastAxes {
   bool cubic = false, refl = false, zeros = false, align = false;
+  bool edges = false;  // linear with border padding: classify_edge() applies
   int64_t W = 0;
   double len_w = 0, len_h = 0;    // W, H
   double last_w = 0, last_h = 0;  // W - 1, H - 1
@@ -155,6 +156,7 @@ struct FastAxes {
     cubic = attrs.mode == GridMode::Cubic;
     refl = attrs.padding == PaddingMode::Reflection;
     zeros = attrs.padding == PaddingMode::Zeros;
+    edges = !cubic && attrs.padding == PaddingMode::Border;
     align = attrs.align_corners;
     const int64_t H = geo.len[0];
     W = geo.len[1];
@@ -183,13 +185,39 @@ enum class LocationKind : int32_t {
   Zeros,    // no taps: output +0
   Fast,     // *offset and the weights written
   Generic,  // for plan_location() and the generic kernel
+  Edge,     // two taps, offset[0 .. 1] and w[0 .. 1] written (classify_edge)
 };
+
+// Linear with border padding, a location that is not fast: border clamps each coordinate
+// to [0, L - 1]; when one axis's clamped coordinate is a whole pixel (gs::axis_taps gives
+// it one tap, of weight 1) and the other's is not (two taps, 1 - t and t), the location has
+// two taps along the second axis: Edge, with offset[0] < offset[1] and w[0], w[1] exactly
+// what plan_location() gives it (each product with the whole axis's weight 1 is exact,
+// rounded to float), so the generic kernel computes it as before; only planning it is
+// cheaper. A grid that leaves X on one side (a warp, a rotation) meets this along the
+// whole edge. Anything else (NaN, a pixel on both axes) stays Generic.
+__attribute__((noinline, minsize)) inline LocationKind classify_edge(const FastAxes& ax, double xw, double xh,
+                                                                 int64_t* offset, float* w) {
+  if (std::isnan(xw) || std::isnan(xh)) return LocationKind::Generic;
+  xw = std::min(std::max(xw, 0.0), ax.last_w);
+  xh = std::min(std::max(xh, 0.0), ax.last_h);
+  const double fw = std::floor(xw), fh = std::floor(xh);
+  const double tw = xw - fw, th = xh - fh;
+  if ((tw == 0.0) == (th == 0.0)) return LocationKind::Generic;
+  const double t = tw + th;  // the fractional axis's (the other's is 0)
+  offset[0] = static_cast<int64_t>(fh) * ax.W + static_cast<int64_t>(fw);
+  offset[1] = offset[0] + (tw != 0.0 ? 1 : ax.W);
+  w[0] = static_cast<float>(1.0 - t);
+  w[1] = static_cast<float>(t);
+  return LocationKind::Edge;
+}
 
 // One location, from its grid vector gv (gv[0] along W, gv[1] along H). Always inlined
 // into the builder's row loop, where the constants of ax stay in registers. Fast: *offset is
 // the footprint's top-left offset in the plane, and footprint row i's weights, the double
 // product wy[i] * wx[k] rounded to float as plan_location() computes them, are at
-// w[i * ax.w_row + k] (k < 2 linear, < 4 cubic); nothing is written otherwise.
+// w[i * ax.w_row + k] (k < 2 linear, < 4 cubic); Edge: classify_edge(); nothing is
+// written otherwise.
 // The coordinates are gs::unnormalize()'s formula in f64x2 arithmetic (x / 2 is x * 0.5
 // exactly), without its one exception: an infinite g with align_corners=1 and L = 1
 // (Inf * 0) gives NaN here instead of Inf. Both send the location to plan_location(),
@@ -207,7 +235,7 @@ __attribute__((always_inline)) inline LocationKind classify_scalar(const FastAxe
       ax.cubic ? fast_axis_cubic(xh, ax.last_h, &iy, wy) && fast_axis_cubic(xw, ax.last_w, &ix, wx)
                : fast_axis_linear(xh, ax.last_h, ax.refl, ax.lo_h, ax.hi_h, &iy, wy) &&
                      fast_axis_linear(xw, ax.last_w, ax.refl, ax.lo_w, ax.hi_w, &ix, wx);
-  if (!fast) return LocationKind::Generic;
+  if (!fast) return ax.edges ? classify_edge(ax, xw, xh, offset, w) : LocationKind::Generic;
   *offset = iy * ax.W + ix;
   const int n = ax.cubic ? 4 : 2;
   for (int i = 0; i < n; ++i)
@@ -251,7 +279,8 @@ __attribute__((always_inline)) inline LocationKind classify_simd(const FastAxes&
     }
   } else if (!ax.refl) {
     v128_t r0, r1;
-    if (!fast_linear_pair(u, len_1, &ix, &iy, &r0, &r1)) return LocationKind::Generic;
+    if (!fast_linear_pair(u, len_1, &ix, &iy, &r0, &r1))
+      return ax.edges ? classify_edge(ax, xw, xh, offset, w) : LocationKind::Generic;
     wasm_v128_store64_lane(w, r0, 0);
     wasm_v128_store64_lane(w + ax.w_row, r1, 0);
   } else {
@@ -427,8 +456,8 @@ void FastPlanBuilder<Off>::add_rows(const void* grid, bool g_f32, const Block& b
     for (int64_t c = 0; c < b.nw; ++c) {
       const int64_t j = r * out_w + c;
       const void* gv = static_cast<const char*>(grid) + (b.first + j) * (g_f32 ? 8 : 16);
-      int64_t o;
-      switch (classify_location(ax, gv, g_f32, &o, w_next)) {
+      int64_t o[2];
+      switch (classify_location(ax, gv, g_f32, o, w_next)) {
         case LocationKind::Zeros:
           if (n.nz > 0 && p.zr[2 * n.nz - 2] + p.zr[2 * n.nz - 1] == j) {
             ++p.zr[2 * n.nz - 1];
@@ -443,11 +472,22 @@ void FastPlanBuilder<Off>::add_rows(const void* grid, bool g_f32, const Block& b
                                                         p.gw + n.ng * max_taps_, wd_);
           p.gen[n.ng++] = j;
           break;
+        case LocationKind::Edge: {  // the generic list's taps, as plan_location would write them
+          Off* go = p.goff + n.ng * max_taps_;
+          float* gw = p.gw + n.ng * max_taps_;
+          go[0] = static_cast<Off>(o[0]);
+          go[1] = static_cast<Off>(o[1]);
+          gw[0] = w_next[0];
+          gw[1] = w_next[1];
+          p.gcount[n.ng] = 2;
+          p.gen[n.ng++] = j;
+          break;
+        }
         case LocationKind::Fast:
           p.idx[n.nf] = j;
-          p.off[n.nf] = static_cast<Off>(o);
-          n.lo = std::min(n.lo, o);
-          n.hi = std::max(n.hi, o);
+          p.off[n.nf] = static_cast<Off>(o[0]);
+          n.lo = std::min(n.lo, o[0]);
+          n.hi = std::max(n.hi, o[0]);
           ++n.nf;
           w_next = p.w + (ax.cubic ? n.nf * 16 : lin_w(n.nf));
           break;
@@ -621,6 +661,12 @@ void gather_list(const float* x, const Off* off, const float* w, const Off* coun
     }
     if (count[k] == 1 && w[k * stride] == 1.0f) {
       y[pos[k]] = x[off[k * stride]];
+      continue;
+    }
+    if (count[k] == 2) {  // gather_dot's sum of two terms, written out
+      const Off* o = off + k * stride;
+      const float* wk = w + k * stride;
+      y[pos[k]] = (0.0f + wk[0] * x[o[0]]) + wk[1] * x[o[1]];
       continue;
     }
     y[pos[k]] = gather_dot(x, off + k * stride, w + k * stride, static_cast<int64_t>(count[k]));

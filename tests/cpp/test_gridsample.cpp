@@ -1318,8 +1318,25 @@ LocationKind expected_kind(GridMode m, PaddingMode p, bool align, int64_t H, int
   }
   int64_t iy = 0, ix = 0;
   double wy[4], wx[4];
-  if (!(fast_axis(m, p, align, H, gy, &iy, wy) && fast_axis(m, p, align, W, gx, &ix, wx)))
-    return LocationKind::Generic;
+  if (!(fast_axis(m, p, align, H, gy, &iy, wy) && fast_axis(m, p, align, W, gx, &ix, wx))) {
+    // Edge (linear, border): the generic rules give one axis one tap of weight 1 and the
+    // other two taps; the location's taps are then those two, along the second axis.
+    if (m != GridMode::Linear || p != PaddingMode::Border) return LocationKind::Generic;
+    // (The classifier's coordinate is NaN for an infinite g with align_corners=1 and L = 1,
+    // where unnormalize() gives +-Inf: that location stays Generic, as any NaN does.)
+    if (std::isnan(xw) || std::isnan(xh)) return LocationKind::Generic;
+    osw::gs::AxisTaps tw, th;
+    osw::gs::axis_taps(m, p, align, W, osw::gs::unnormalize(gx, W, align), &tw);
+    osw::gs::axis_taps(m, p, align, H, osw::gs::unnormalize(gy, H, align), &th);
+    const bool one_w = tw.count == 1 && tw.weight[0] == 1.0, one_h = th.count == 1 && th.weight[0] == 1.0;
+    if (!((one_w && th.count == 2) || (one_h && tw.count == 2))) return LocationKind::Generic;
+    const osw::gs::AxisTaps& two = one_w ? th : tw;
+    const int64_t step = one_w ? W : 1;
+    off[0] = th.index[0] * W + tw.index[0];
+    off[1] = off[0] + (two.index[1] - two.index[0]) * step;
+    w->assign({static_cast<float>(two.weight[0]), static_cast<float>(two.weight[1])});
+    return LocationKind::Edge;
+  }
   *off = iy * W + ix;
   const int n = m == GridMode::Cubic ? 4 : 2;
   w->assign(static_cast<size_t>(n * n), 0.0f);
@@ -1332,7 +1349,7 @@ bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 template <typename G>
 void check_classifier(Rng& rng, GridMode m, PaddingMode p, bool align, int64_t H, int64_t W,
-                      int64_t counts[3]) {
+                      int64_t counts[4]) {
   const GridSampleAttrs a = attrs_of(m, p, align);
   osw::GridSampleGeometry geo;
   geo.r = 2;
@@ -1343,17 +1360,17 @@ void check_classifier(Rng& rng, GridMode m, PaddingMode p, bool align, int64_t H
   for (int rep = 0; rep < 300; ++rep) {
     const G gv[2] = {static_cast<G>(fast_grid_value(rng, W, align)),
                      static_cast<G>(fast_grid_value(rng, H, align))};
-    int64_t want_off = -1;
+    int64_t want_off[2] = {-1, -1};
     std::vector<float> want_w;
-    const LocationKind want = expected_kind(m, p, align, H, W, gv[0], gv[1], &want_off, &want_w);
+    const LocationKind want = expected_kind(m, p, align, H, W, gv[0], gv[1], want_off, &want_w);
     // 16 weights with the rows ax.w_row apart; the rest of the array is never written.
     float ws[2][32];
-    int64_t off[2] = {-1, -1};
+    int64_t off[2][2] = {{-1, -1}, {-1, -1}};
     std::memset(ws, 0xA5, sizeof ws);
     LocationKind got[2];
-    got[0] = osw::gs_exec::classify_location_scalar(ax, gv, &off[0], ws[0]);
+    got[0] = osw::gs_exec::classify_location_scalar(ax, gv, off[0], ws[0]);
 #if OSW_HAVE_SIMD
-    got[1] = osw::gs_exec::classify_location_simd(ax, gv, &off[1], ws[1]);
+    got[1] = osw::gs_exec::classify_location_simd(ax, gv, off[1], ws[1]);
     const int twins = 2;
 #else
     const int twins = 1;  // the SIMD twin exists only in SIMD builds
@@ -1364,15 +1381,21 @@ void check_classifier(Rng& rng, GridMode m, PaddingMode p, bool align, int64_t H
     for (int t = 0; t < twins; ++t) {
       INFO((t == 0 ? "scalar twin" : "SIMD twin"));
       REQUIRE(got[t] == want);
+      if (want == LocationKind::Edge) {
+        CHECK(off[t][0] == want_off[0]);
+        CHECK(off[t][1] == want_off[1]);
+        CHECK(same_bits(ws[t][0], want_w[0]));
+        CHECK(same_bits(ws[t][1], want_w[1]));
+      }
       if (want != LocationKind::Fast) continue;
-      CHECK(off[t] == want_off);
+      CHECK(off[t][0] == want_off[0]);
       for (int i = 0; i < n; ++i)
         for (int k = 0; k < n; ++k)
           CHECK(same_bits(ws[t][i * ax.w_row + k], want_w[static_cast<size_t>(i * n + k)]));
     }
     // Bit for bit, the whole arrays (the bytes the classifier must leave alone included).
     if (twins == 2) {
-      CHECK(off[0] == off[1]);
+      CHECK(std::memcmp(off[0], off[1], sizeof off[0]) == 0);
       CHECK(std::memcmp(ws[0], ws[1], sizeof ws[0]) == 0);
     }
     ++counts[static_cast<int>(want)];
@@ -1383,7 +1406,7 @@ void check_classifier(Rng& rng, GridMode m, PaddingMode p, bool align, int64_t H
 
 TEST_CASE("gridsample: the fast path's classifier twins agree bit for bit with its rules", "[gridsample]") {
   Rng rng(21);
-  int64_t counts[3] = {0, 0, 0};
+  int64_t counts[4] = {0, 0, 0, 0};
   const int64_t sizes[] = {1, 2, 3, 4, 5, 8, 13};
   for (GridMode m : {GridMode::Linear, GridMode::Cubic}) {
     for (PaddingMode p : kPads) {
@@ -1399,6 +1422,7 @@ TEST_CASE("gridsample: the fast path's classifier twins agree bit for bit with i
   CHECK(counts[static_cast<int>(LocationKind::Zeros)] > 1000);
   CHECK(counts[static_cast<int>(LocationKind::Fast)] > 5000);
   CHECK(counts[static_cast<int>(LocationKind::Generic)] > 10000);
+  CHECK(counts[static_cast<int>(LocationKind::Edge)] > 1000);
 }
 
 TEST_CASE("gridsample: the fast path's kernel twins agree bit for bit", "[gridsample]") {
