@@ -15,6 +15,7 @@
 
 #include <malloc.h>
 
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -372,4 +373,29 @@ EMSCRIPTEN_KEEPALIVE int osw_plan_affine_grid() { return plan_affine_grid(); }
 EMSCRIPTEN_KEEPALIVE int osw_exec_affine_grid(uintptr_t theta, uintptr_t grid) {
   return exec_affine_grid(theta, grid);
 }
+}
+
+// ---------------------------------------------------------------- Embind's builtin types
+// Embind's start-up function (emscripten/system/lib/embind/bind.cpp) registers every builtin
+// type, with its RTTI name, whether the bindings use it or not: wide and unsigned-char
+// strings, 64-bit integers, emscripten::val and 17 typed memory views, whose type_info
+// objects, names and registration calls were about 1 kB of osw.wasm gzipped. The bindings
+// above pass void, int, unsigned long (uintptr_t), double and std::string only, so this
+// file defines the two functions of that object file with just those types; the linker then
+// takes these and never needs libembind's object. A binding given another type fails its
+// first call with Embind's UnboundTypeError naming the type (tests/js call every binding).
+extern "C" {
+// Called by the module's constructors and, in a threaded build, by each worker.
+EMSCRIPTEN_KEEPALIVE __attribute__((constructor)) void __embind_register_native_and_builtin_types() {
+  using namespace emscripten::internal;
+  _embind_register_void(TypeID<void>::get(), "void");
+  _embind_register_integer(TypeID<int>::get(), "int", sizeof(int), INT_MIN, INT_MAX);
+  _embind_register_integer(TypeID<unsigned long>::get(), "unsigned long", sizeof(unsigned long), 0,
+                           ULONG_MAX);
+  _embind_register_float(TypeID<double>::get(), "double", sizeof(double));
+  _embind_register_std_string(TypeID<std::string>::get(), "std::string");
+}
+
+// The name Embind's messages give a type it has no registration for.
+EMSCRIPTEN_KEEPALIVE const char* __getTypeName(const std::type_info* ti) { return strdup(ti->name()); }
 }

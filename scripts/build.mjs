@@ -95,33 +95,6 @@ function editGlue(file, edits) {
   }
   return glue;
 }
-// The glue's function `name` (a declaration `function name(...) {...}`, found once) with an
-// empty body. The scan counts braces outside string literals (the generated glue's bodies
-// use "..." and '...' strings, no template literals or regular expressions).
-function stubGlueFunction(glue, name, file) {
-  const head = `function ${name}(`;
-  const at = glue.indexOf(head);
-  if (at < 0 || glue.indexOf(head, at + 1) >= 0)
-    throw new Error(`build: expected "${head}" once in build/${file} (a different emcc?)`);
-  const open = glue.indexOf('{', glue.indexOf(')', at));
-  let depth = 0, quote = null;
-  for (let k = open; k < glue.length; k++) {
-    const c = glue[k];
-    if (quote) {
-      if (c === '\\') k++;
-      else if (c === quote) quote = null;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === '`' || (c === '/' && /[=(,:;!&|?{}]/.test(glue[k - 1]))) {
-      throw new Error(`build: ${name} in build/${file} has a template literal or a regular expression; stub it by hand`);
-    } else if (c === '{') {
-      depth++;
-    } else if (c === '}' && --depth === 0) {
-      return glue.slice(0, open) + '{}' + glue.slice(k + 1);
-    }
-  }
-  throw new Error(`build: the body of ${name} in build/${file} does not end`);
-}
 function glueFactory() {
   let glue = editGlue('osw.mjs', [
     ['var _scriptDir = import.meta.url;', 'var _scriptDir = undefined;'],
@@ -132,15 +105,13 @@ function glueFactory() {
     // drops it (about 0.4 kB of browser.mjs gzipped, which the threads option uses).
     ['}instantiateAsync().catch(readyPromiseReject);return{}}', '}return{}}'],
   ]);
-  // Embind registers every builtin type when the module starts, whether the bindings use it
-  // or not. Ours (bindings/embind.cpp) pass numbers and std::string only: the registrations
-  // of std::wstring (its UTF-16/UTF-32 coders), emscripten::val (with init_emval, which
-  // puts the val handle table's debugging hooks on the module) and typed_memory_view become
-  // empty, and the minifier drops what only they used (0.76 kB of browser.mjs gzipped). A
-  // binding that used one of those types would fail its first call with Embind's
-  // UnboundTypeError naming the type (tests/js run every binding).
+  // Embind's type registrations: bindings/embind.cpp registers only the types its bindings
+  // use, so the glue carries no coder for the others (std::wstring's UTF-16/UTF-32 coders,
+  // emscripten::val's handle table, typed memory views: 0.76 kB of browser.mjs gzipped).
+  // Should one come back (a binding with another type), the build says so.
   for (const name of ['__embind_register_std_wstring', '__embind_register_emval', 'init_emval', '__embind_register_memory_view'])
-    glue = stubGlueFunction(glue, name, 'osw.mjs');
+    if (glue.includes(`function ${name}(`))
+      throw new Error(`build: build/osw.mjs has Embind's ${name} again: see bindings/embind.cpp, "Embind's builtin types"`);
   if (/import\.meta|^\s*(export|import)\b|\brequire\(/m.test(glue))
     throw new Error('build: build/osw.mjs still refers to import.meta, import/export or require after the edits');
   return `// The Emscripten glue (emcc 3.1.6), without its own wasm loading.\n${glue.trim()}\n`;
