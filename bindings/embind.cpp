@@ -377,15 +377,19 @@ EMSCRIPTEN_KEEPALIVE int osw_exec_affine_grid(uintptr_t theta, uintptr_t grid) {
 
 // ---------------------------------------------------------------- Embind's builtin types
 // Embind's start-up function (emscripten/system/lib/embind/bind.cpp) registers every builtin
-// type, with its RTTI name, whether the bindings use it or not: wide and unsigned-char
-// strings, 64-bit integers, emscripten::val and 17 typed memory views, whose type_info
-// objects, names and registration calls were about 1 kB of osw.wasm gzipped. The bindings
-// above pass void, int, unsigned long (uintptr_t), double and std::string only, so this
-// file defines the two functions of that object file with just those types; the linker then
-// takes these and never needs libembind's object. A binding given another type fails its
-// first call with Embind's UnboundTypeError naming the type (tests/js call every binding).
+// type whether the bindings use it or not: wide and unsigned-char strings, 64-bit integers,
+// emscripten::val and 17 typed memory views, whose type_info objects, names and
+// registration calls were about 1 kB of osw.wasm gzipped. The bindings above pass void,
+// int, unsigned long (uintptr_t), double and std::string only, so this file defines the two
+// functions of that object file with just those types; the linker then takes these and
+// never needs libembind's object (CMakeLists.txt links Embind's JS libraries without
+// --bind, which would link that object whole). Without it, the build can also do without
+// RTTI (-fno-rtti, EMSCRIPTEN_HAS_UNBOUND_TYPE_NAMES=0: types known by address), which
+// takes libc++abi's class-hierarchy search out of osw.wasm: 1.3 kB more. A binding given
+// another type fails its first call with Embind's UnboundTypeError (tests/js call every
+// binding).
 extern "C" {
-// Called by the module's constructors and, in a threaded build, by each worker.
+// Called by the module's constructors (a threaded build's workers never call a binding).
 EMSCRIPTEN_KEEPALIVE __attribute__((constructor)) void __embind_register_native_and_builtin_types() {
   using namespace emscripten::internal;
   _embind_register_void(TypeID<void>::get(), "void");
@@ -396,6 +400,7 @@ EMSCRIPTEN_KEEPALIVE __attribute__((constructor)) void __embind_register_native_
   _embind_register_std_string(TypeID<std::string>::get(), "std::string");
 }
 
-// The name Embind's messages give a type it has no registration for.
-EMSCRIPTEN_KEEPALIVE const char* __getTypeName(const std::type_info* ti) { return strdup(ti->name()); }
+// The name Embind's messages give a type it has no registration for. Built without RTTI
+// (CMakeLists.txt), Embind knows a type by an address only, and has no name to give.
+EMSCRIPTEN_KEEPALIVE const char* __getTypeName(const void*) { return strdup("(a type without registration)"); }
 }
