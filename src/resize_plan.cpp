@@ -213,7 +213,7 @@ int max_taps(const ResizeAttrs& attrs, double scale) {
 // phases' weights are those of the pair nearest the middle that has the form's windows;
 // every pair whose windows and weights (bit for bit) match is marked.
 static Status build_simd_pairs(int K, const Buffer<int64_t>& window, int64_t limit, AxisPlan* p) {
-  p->pairs = 0;
+  p->pairs = p->pairs_d = 0;
   const int64_t n = p->blocks / 2;
   if ((K != 2 && K != 4) || n == 0) return Status::Ok();  // the kernel's KC cases
   auto windows_fit = [&](int64_t q, int dt) {
@@ -233,15 +233,23 @@ static Status build_simd_pairs(int K, const Buffer<int64_t>& window, int64_t lim
   }
   if (mid < 0) return Status::Ok();
   // Dense outputs use all K taps, in window order: weight_f[o * K + k] is tap k's.
-  for (int ph = 0; ph < 2; ++ph)
-    for (int k = 0; k < K; ++k) p->pair_w[ph][k] = p->weight_f[(8 * mid + ph) * K + k];
+  for (int ph = 0; ph < 2; ++ph) {
+    for (int k = 0; k < K; ++k) {
+      p->pair_w[ph][k] = p->weight_f[(8 * mid + ph) * K + k];
+      p->pair_wd[ph][k] = p->weight[(8 * mid + ph) * K + k];
+    }
+  }
   if (!p->blk_pair.allocate(n, limit)) return out_of_memory("a resize plan", n, limit);
   for (int64_t q = 0; q < n; ++q) {
-    bool ok = windows_fit(q, dt);
-    for (int j = 0; ok && j < 8; ++j)
-      ok = std::memcmp(&p->weight_f[(8 * q + j) * K], p->pair_w[j % 2], sizeof(float) * K) == 0;
-    p->blk_pair[q] = ok ? 1 : 0;
+    const bool fit = windows_fit(q, dt);
+    bool ok = fit, ok_d = fit;
+    for (int j = 0; j < 8; ++j) {
+      ok = ok && std::memcmp(&p->weight_f[(8 * q + j) * K], p->pair_w[j % 2], sizeof(float) * K) == 0;
+      ok_d = ok_d && std::memcmp(&p->weight[(8 * q + j) * K], p->pair_wd[j % 2], sizeof(double) * K) == 0;
+    }
+    p->blk_pair[q] = static_cast<uint8_t>((ok ? 1 : 0) | (ok_d ? 2 : 0));
     p->pairs += ok ? 1 : 0;
+    p->pairs_d += ok_d ? 1 : 0;
   }
   p->pair_dt = dt;
   return Status::Ok();
@@ -422,7 +430,7 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
     p->consecutive = Buffer<uint8_t>();  // a reused plan keeps no flags of an earlier one
   }
   p->blocks = 0;
-  p->pairs = 0;
+  p->pairs = p->pairs_d = 0;
   if (simd_form) OSW_RETURN_IF_ERROR(build_simd_blocks(g, K, window, limit, p));
   return Status::Ok();
 }

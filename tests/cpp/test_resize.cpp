@@ -548,6 +548,46 @@ TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the 
   }
 }
 
+TEST_CASE("resize kernel: float64 2x upsampling's two-phase pairs equal the scalar pass, in output ranges") {
+  // The double inner pass (float64 X, and the integer types that compute in double) takes
+  // the pairs where their double weights match (pairs_d); resize_pass picks it, and its
+  // bytes, NaN, Inf and -0 included, are the scalar loop's, for whole rows and for the
+  // output ranges a threaded split gives it.
+  Rng r(63);
+  int64_t pairs_seen = 0;
+  Buffer<float> strip;
+  for (ResizeMode m : {ResizeMode::Linear, ResizeMode::Cubic}) {
+    for (CoordMode cm : {CoordMode::HalfPixel, CoordMode::PytorchHalfPixel, CoordMode::AlignCorners}) {
+      for (int64_t in = 8; in <= 41; ++in) {
+        ResizeAttrs at;
+        at.mode = m;
+        at.coord = cm;
+        at.cubic_a = r.pick({-0.75, -0.5});
+        AxisPlan p;
+        REQUIRE(build_axis_plan(at, axis_sizes(in, 2 * in), &p).ok());
+        if (cm != CoordMode::AlignCorners && in >= 16) CHECK(p.pairs_d >= p.blocks / 2 - 3);
+        pairs_seen += p.pairs_d;
+        const int64_t outer = r.range(1, 3);
+        std::vector<double> x(static_cast<size_t>(outer * in));
+        for (double& v : x) v = r.real(-100, 100);
+        for (int k = 0; k < 3; ++k)
+          x[size_t(r.range(0, int64_t(x.size()) - 1))] = r.pick({double(NAN), double(INFINITY), -0.0, 0.0});
+        int64_t ob = 0, oe = p.out;
+        if (r.coin()) {
+          ob = r.range(0, p.out - 1);
+          oe = r.range(ob + 1, p.out);
+        }
+        std::vector<double> ys(static_cast<size_t>(outer * p.out), 7.0), yv(ys.size(), 7.0);
+        resize_pass_scalar<double, double, double>(x.data(), ys.data(), outer, 1, p, p.weight.data(), ob, oe);
+        resize_pass<double, double, double>(x.data(), yv.data(), outer, 1, p, p.weight.data(), &strip, kDefaultMaxBytes, ob, oe);
+        INFO("mode " << int(m) << " coord " << int(cm) << " in " << in << " outputs [" << ob << ", " << oe << ")");
+        for (size_t i = 0; i < ys.size(); ++i) REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(double)) == 0);
+      }
+    }
+  }
+  CHECK(pairs_seen > 200);
+}
+
 TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar pass bit for bit") {
   Rng r(62);
   int64_t unrolled_seen = 0;  // groups of 4 outputs that take the unrolled consecutive form
