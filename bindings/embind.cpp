@@ -73,13 +73,30 @@ struct Instance {
   // threads (the default osw.wasm) has a stub pool that always reports 1.
   ThreadPool pool;
 
-  // The most recent Resize plan, reused while the parameters stay the same (X's type is
-  // one of them: the plan is built for it), and what its runs write: resize_ws[t] is thread
-  // t's workspace (resize_ws[0] also holds a run's whole intermediates).
-  ResizePlan* plan = nullptr;
+  // The most recent Resize plans, each reused while its parameters come again (X's type
+  // is one of them: a plan is built for it), so that a program alternating between a few
+  // shapes or modes (a model's Resize nodes, an image resized to two sizes) plans each of
+  // them once; the least recently used one is planned over. cur: the plan of the last
+  // successful plan_resize() (-1: none). What runs write: resize_ws[t] is thread t's
+  // workspace (resize_ws[0] also holds a run's whole intermediates); its buffers grow to
+  // what the plans need, and an exact-taps cache in it belongs to one plan at a time (it is
+  // keyed by the plan's content, resize_exact_taps_check).
+  struct CachedPlan {
+    ResizePlan* plan = nullptr;
+    double key[kKeyEnd] = {};
+    bool valid = false;
+    uint64_t used = 0;  // the call count when it was last chosen
+  };
+  static constexpr int kPlans = 4;
+  CachedPlan plans[kPlans];
+  int cur = -1;
+  uint64_t calls = 0;
   ResizeWorkspace resize_ws[kMaxThreads];
-  double plan_key[kKeyEnd] = {};
-  bool plan_valid = false;
+
+  void forget_plans() {
+    for (CachedPlan& c : plans) c.valid = false;
+    cur = -1;
+  }
 
   // GridSample: the attributes and tensors of the last plan_grid_sample(), whose data
   // pointers exec_grid_sample() sets, and the workspaces of its run (one per thread).
@@ -103,10 +120,12 @@ struct Instance {
   }
 
   void release() {
-    delete plan;
-    plan = nullptr;
+    for (CachedPlan& c : plans) {
+      delete c.plan;
+      c = CachedPlan();
+    }
+    cur = -1;
     reset_workspaces(0);
-    plan_valid = false;
     std::string().swap(error);
   }
 };
@@ -125,12 +144,12 @@ void write_out_dims(int rank, const int64_t* dims) {
 
 uintptr_t param_block() { return reinterpret_cast<uintptr_t>(g_inst.block); }
 
-// The plan key compared 8 bytes at a time, as bits (memcmp in wasm walks bytes, and
-// this check runs on every call).
-bool same_plan_key() {
+// A plan's key against the parameter block's, 8 bytes at a time, as bits (memcmp in wasm
+// walks bytes, and this check runs on every call).
+bool same_plan_key(const double* key) {
   for (int i = 0; i < kKeyEnd; ++i) {
     uint64_t a, b;
-    std::memcpy(&a, &g_inst.plan_key[i], 8);
+    std::memcpy(&a, &key[i], 8);
     std::memcpy(&b, &g_inst.block[i], 8);
     if (a != b) return false;
   }
@@ -138,14 +157,29 @@ bool same_plan_key() {
 }
 
 int plan_resize() {
-  if (g_inst.plan_valid && same_plan_key()) {
-    write_out_dims(g_inst.plan->rank, g_inst.plan->out_dims);
-    return 0;
+  ++g_inst.calls;
+  // The current plan first (the common case: the same call again), then the others.
+  for (int k = 0; k < Instance::kPlans; ++k) {
+    const int i = g_inst.cur >= 0 ? (g_inst.cur + k) % Instance::kPlans : k;
+    Instance::CachedPlan& c = g_inst.plans[i];
+    if (c.valid && same_plan_key(c.key)) {
+      g_inst.cur = i;
+      c.used = g_inst.calls;
+      write_out_dims(c.plan->rank, c.plan->out_dims);
+      return 0;
+    }
   }
-  g_inst.plan_valid = false;
-  if (!g_inst.plan) {
-    g_inst.plan = new (std::nothrow) ResizePlan();
-    if (!g_inst.plan)
+  // A new plan, in a place without a valid plan, else the least recently used one.
+  g_inst.cur = -1;
+  auto age = [](const Instance::CachedPlan& p) { return p.valid ? p.used : 0; };
+  int lru = 0;
+  for (int i = 1; i < Instance::kPlans; ++i)
+    if (age(g_inst.plans[i]) < age(g_inst.plans[lru])) lru = i;
+  Instance::CachedPlan& c = g_inst.plans[lru];
+  c.valid = false;
+  if (!c.plan) {
+    c.plan = new (std::nothrow) ResizePlan();
+    if (!c.plan)
       return fail(out_of_memory("a resize plan", sizeof(ResizePlan), g_inst.max_bytes));
   }
   const double* b = g_inst.block;
@@ -178,28 +212,31 @@ int plan_resize() {
   ResizeOptions opts;
   opts.type = static_cast<DType>(static_cast<int>(b[kXType]));
   opts.max_bytes = g_inst.max_bytes;
-  Status st = resize_plan(at, in, rank, dims, g_inst.plan, opts);
+  Status st = resize_plan(at, in, rank, dims, c.plan, opts);
   if (!st.ok()) return fail(st);
-  // a new plan starts without the previous one's buffers
+  // a new plan starts without the buffers of the runs before it
   for (int t = 0; t < g_inst.pool.threads(); ++t) g_inst.resize_ws[t].reset();
-  std::memcpy(g_inst.plan_key, g_inst.block, sizeof g_inst.plan_key);
-  g_inst.plan_valid = true;
-  write_out_dims(g_inst.plan->rank, g_inst.plan->out_dims);
+  std::memcpy(c.key, g_inst.block, sizeof c.key);
+  c.valid = true;
+  c.used = g_inst.calls;
+  g_inst.cur = lru;
+  write_out_dims(c.plan->rank, c.plan->out_dims);
   return 0;
 }
 
 int exec_resize(uintptr_t x_ptr, uintptr_t y_ptr) {
-  if (!g_inst.plan_valid) return fail(Status::Range("no valid resize plan"));
+  if (g_inst.cur < 0) return fail(Status::Range("no valid resize plan"));
+  const ResizePlan& plan = *g_inst.plans[g_inst.cur].plan;
   TensorView x, y;
   x.type = y.type = static_cast<DType>(static_cast<int>(g_inst.block[kXType]));
-  x.rank = y.rank = g_inst.plan->rank;
-  for (int i = 0; i < g_inst.plan->rank; ++i) {
-    x.dims[i] = g_inst.plan->in_dims[i];
-    y.dims[i] = g_inst.plan->out_dims[i];
+  x.rank = y.rank = plan.rank;
+  for (int i = 0; i < plan.rank; ++i) {
+    x.dims[i] = plan.in_dims[i];
+    y.dims[i] = plan.out_dims[i];
   }
   x.data = reinterpret_cast<void*>(x_ptr);
   y.data = reinterpret_cast<void*>(y_ptr);
-  Status st = resize_execute_parallel(*g_inst.plan, x, &y, &g_inst.pool, g_inst.resize_ws);
+  Status st = resize_execute_parallel(plan, x, &y, &g_inst.pool, g_inst.resize_ws);
   return st.ok() ? 0 : fail(st);
 }
 
@@ -265,15 +302,15 @@ uintptr_t mem_alloc(double bytes) {
 }
 void mem_free(uintptr_t p) { std::free(reinterpret_cast<void*>(p)); }
 
-// The cached Resize plan was built under the previous limit: the next call plans again.
+// The cached Resize plans were built under the previous limit: the next calls plan again.
 void set_allocation_limit(double bytes) {
   if (bytes >= 0 && bytes <= 9007199254740992.0) {
     g_inst.max_bytes = static_cast<int64_t>(bytes);
-    g_inst.plan_valid = false;
+    g_inst.forget_plans();
   }
 }
 
-// Frees the cached plan (and the last message): after it, the heap holds nothing of ours
+// Frees the cached plans (and the last message): after it, the heap holds nothing of ours
 // but the module's statics, which the leak tests compare exactly.
 void release_caches() { g_inst.release(); }
 
