@@ -177,11 +177,12 @@ int plan_resize() {
     if (age(g_inst.plans[i]) < age(g_inst.plans[lru])) lru = i;
   Instance::CachedPlan& c = g_inst.plans[lru];
   c.valid = false;
-  if (!c.plan) {
-    c.plan = new (std::nothrow) ResizePlan();
-    if (!c.plan)
-      return fail(out_of_memory("a resize plan", sizeof(ResizePlan), g_inst.max_bytes));
-  }
+  // A fresh plan object: one planned over could keep tables of its earlier plan that the
+  // new one does not build, and what the kept plans hold would then depend on which calls
+  // came before (the heap tests compare it between identical rounds of calls).
+  delete c.plan;
+  c.plan = new (std::nothrow) ResizePlan();
+  if (!c.plan) return fail(out_of_memory("a resize plan", sizeof(ResizePlan), g_inst.max_bytes));
   const double* b = g_inst.block;
   const int rank = static_cast<int>(b[kRank]);
   if (rank < 1 || rank > kMaxRank)
