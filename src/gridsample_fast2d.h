@@ -663,10 +663,8 @@ void gather_list(const float* x, const Off* off, const float* w, const Off* coun
       y[pos[k]] = x[off[k * stride]];
       continue;
     }
-    if (count[k] == 2) {  // gather_dot's sum of two terms, written out
-      const Off* o = off + k * stride;
-      const float* wk = w + k * stride;
-      y[pos[k]] = (0.0f + wk[0] * x[o[0]]) + wk[1] * x[o[1]];
+    if (count[k] == 2) {  // (linear's edge locations: gather_dot's loop with its count known)
+      y[pos[k]] = gather_dot_scalar(x, off + k * stride, w + k * stride, 2);
       continue;
     }
     y[pos[k]] = gather_dot(x, off + k * stride, w + k * stride, static_cast<int64_t>(count[k]));
