@@ -43,7 +43,13 @@ static double pass_order_cost(const ResizePlan& plan, const int* order) {
     for (int j = 0; j < plan.rank; ++j) n *= double(d[j]);
     int64_t inner = 1;
     for (int j = a + 1; j < plan.rank; ++j) inner *= d[j];
-    const double per_tap = inner >= 4 ? 0.3 : (ap.blocks > 0 ? 0.4 : 1.0);
+    // (A pass whose rows are single pixels of 4 channels runs the channels kernel, one
+    // vector per output and a load per tap, dearer per tap than a row blend: with 4 or more
+    // taps, the outer axis first is faster even where it writes as many elements. Natively,
+    // RGBA 1080p -> 360p linear antialias: 3.7 -> 3.0 ms, cubic 7.1 -> 5.0; 2-tap plans keep
+    // the inner axis first, where 2x downscaling has its own pass over two rows.)
+    const double per_tap = inner > 4 || (inner == 4 && ap.taps < 4) ? 0.3
+                         : inner == 4 ? 0.4 : (ap.blocks > 0 ? 0.4 : 1.0);
     cost += n * ap.taps * per_tap;
   }
   return cost;

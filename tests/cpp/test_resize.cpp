@@ -772,6 +772,39 @@ TEST_CASE("resize op: NaN and Inf stay local; -0.0 survives") {
   CHECK(y[4] == 3.0f);
 }
 
+// The pass order (pass_order_cost): channels-last pixels of 4 (the channels kernel, one
+// vector per pixel) with 4 or more taps run the outer axis first where both axes shrink by
+// the same factor (RGBA antialias and cubic downscaling: 1.2-1.4x faster that way in V8);
+// 2-tap plans keep the inner axis first (2x downscaling's own pass over two rows), and
+// so do upscaling plans, which write fewer elements that way.
+TEST_CASE("resize plan: RGBA downscaling with wide filters runs the outer axis first") {
+  struct Case { int64_t h, w, c, oh, ow; ResizeMode mode; bool aa; bool outer_first; };
+  const Case cases[] = {
+      {1080, 1920, 4, 360, 640, ResizeMode::Linear, true, true},
+      {1080, 1920, 4, 540, 960, ResizeMode::Cubic, true, true},
+      {1024, 1024, 4, 512, 512, ResizeMode::Cubic, false, true},
+      {1080, 1920, 4, 720, 1280, ResizeMode::Linear, true, true},
+      {1024, 1024, 4, 512, 512, ResizeMode::Linear, false, false},
+      {1024, 1024, 4, 256, 256, ResizeMode::Linear, false, false},
+      {512, 512, 4, 768, 768, ResizeMode::Cubic, false, false},
+      {512, 512, 4, 1024, 1024, ResizeMode::Linear, false, false},
+  };
+  for (const Case& k : cases) {
+    ResizeAttrs at;
+    at.mode = k.mode;
+    at.antialias = k.aa;
+    const int64_t dims[4] = {1, k.h, k.w, k.c};
+    ResizePlan plan;
+    REQUIRE(resize_plan(at, with_sizes({1, k.oh, k.ow, k.c}), 4, dims, &plan).ok());
+    INFO(k.h << "x" << k.w << " -> " << k.oh << "x" << k.ow << " mode " << int(k.mode) << " aa " << k.aa);
+    REQUIRE(plan.n_passes == 2);
+    CHECK((plan.order[0] == 1) == k.outer_first);
+    // the hot schedule streams the pair in that order
+    CHECK(plan.schedule[1].step[plan.schedule[1].n - 1].kind ==
+          (k.outer_first ? ResizeStep::StreamGroup : ResizeStep::StreamLast));
+  }
+}
+
 TEST_CASE("resize op: a filter too wide to stream runs as whole passes, in either pass order") {
   // Antialias downsampling by 600 on one axis: over 512 taps, more than the streamed pairs
   // hold, on an axis that runs before (W first) or after (H first) the other one.
