@@ -54,6 +54,19 @@ std::vector<float> narrowing_inputs() {
     for (uint32_t b = 0x38800000u; b < 0x38800000u + 64; ++b) v.push_back(float_of(sign | b));
     for (uint32_t k = 0; k < 64; ++k) v.push_back(float_of(sign | 0x3F800000u | (k << 12)));
   }
+  // Each value at the edges of the normal halves (and beyond them: zeros, subnormal halves,
+  // overflow, the magnitudes whose rounded bits pass 0xFFFF, infinities, NaN) alone in a
+  // group of 8 otherwise normal ones, at every position: the fast path's test must send
+  // the group to the general form (or, for 0x387FFFFF, round it to 0x0400 either way).
+  while (v.size() % 8 != 0) v.push_back(1.0f);
+  const uint32_t edges[] = {0x477FF000u, 0x477FEFFFu, 0x477FE000u, 0x47800000u, 0x387FFFFFu,
+                            0x387FF000u, 0x387FEFFFu, 0x38000000u, 0x33000000u, 0x33000001u,
+                            0u, 1u, 0x48000000u, 0x48400000u, 0x49000000u, 0x4F800000u,
+                            0x7F7FFFFFu, 0x7F800000u, 0x7FC00000u, 0x7F800001u};
+  for (uint32_t sign : {0u, 0x80000000u})
+    for (uint32_t e : edges)
+      for (int pos = 0; pos < 8; ++pos)
+        for (int k = 0; k < 8; ++k) v.push_back(k == pos ? float_of(sign | e) : 1.5f + 0.25f * float(k));
   for (int i = 0; i < 20000; ++i) v.push_back(float_of(uint32_t(rng.g())));
   return v;
 }
@@ -88,6 +101,20 @@ TEST_CASE("convert: every half widens the same beside a subnormal half", "[conve
     INFO("half 0x" << std::hex << h[i]);
     REQUIRE(bits_of(out[i]) == bits_of(half_to_float(h[i])));
   }
+  // Groups of normal halves and zeros (the vector loop's short form) with one subnormal,
+  // infinity or NaN at each position, and without.
+  for (const uint16_t odd : {uint16_t(0x3C01), uint16_t(0x0001), uint16_t(0x83FF), uint16_t(0x7C00),
+                             uint16_t(0xFC00), uint16_t(0x7C01), uint16_t(0xFFFF), uint16_t(0x0000), uint16_t(0x8000)})
+    for (int pos = 0; pos < 8; ++pos) {
+      uint16_t v[8] = {0x0000, 0x8000, 0x0400, 0x8400, 0x7BFF, 0xFBFF, 0x3C00, 0xC555};
+      v[pos] = odd;
+      float o[8];
+      widen_to_float(reinterpret_cast<const Float16*>(v), o, 8);
+      for (int i = 0; i < 8; ++i) {
+        INFO("half 0x" << std::hex << v[i] << " at " << i);
+        REQUIRE(bits_of(o[i]) == bits_of(half_to_float(v[i])));
+      }
+    }
   for (int pos = 0; pos < 8; ++pos) {
     const uint16_t row[8] = {0x3C00, 0x7C00, 0xFE01, 0x0000, 0x8000, 0x7BFF, 0x0400, 0xC123};
     std::vector<uint16_t> v(row, row + 8);
