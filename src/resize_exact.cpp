@@ -42,6 +42,7 @@
 // (exact ties, mostly) reach the big integers.
 #include "resize_exact.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <new>
@@ -49,6 +50,7 @@
 #include "exact_int.h"
 #include "elem.h"
 #include "resize.h"
+#include "simd.h"
 
 namespace osw {
 
@@ -296,16 +298,30 @@ double magnitude(const TensorView& x, int64_t n) {
     default: break;
   }
   if (x.type == DType::Int32 || x.type == DType::UInt32) {
-    int64_t M = 0;
+    int64_t M = 0, i = 0;
+#if OSW_HAVE_SIMD
+    // (four at a time: |v| of int32 as uint32, so |-2^31| is 2^31; in V8 the scalar loop took
+    // 7% of int32 1x3x512² -> 1024² cubic)
+    const bool sig = x.type == DType::Int32;
+    const uint32_t* u = static_cast<const uint32_t*>(x.data);
+    v128_t m = wasm_i32x4_splat(0);
+    for (; i + 4 <= n; i += 4) {
+      const v128_t v = wasm_v128_load(u + i);
+      m = wasm_u32x4_max(m, sig ? wasm_i32x4_abs(v) : v);
+    }
+    uint32_t lane[4];
+    wasm_v128_store(lane, m);
+    for (const uint32_t l : lane) M = std::max<int64_t>(M, l);
+#endif
     if (x.type == DType::Int32) {
       const int32_t* v = static_cast<const int32_t*>(x.data);
-      for (int64_t i = 0; i < n; ++i) {
+      for (; i < n; ++i) {
         const int64_t a = v[i] < 0 ? -int64_t(v[i]) : int64_t(v[i]);
         M = a > M ? a : M;
       }
     } else {
       const uint32_t* v = static_cast<const uint32_t*>(x.data);
-      for (int64_t i = 0; i < n; ++i) M = int64_t(v[i]) > M ? int64_t(v[i]) : M;
+      for (; i < n; ++i) M = int64_t(v[i]) > M ? int64_t(v[i]) : M;
     }
     return double(M);
   }
