@@ -277,6 +277,21 @@ void narrow_small_double(const double* in, I* y, int64_t n, int mode) {
         const v128_t v = wasm_f64x2_pmax(wasm_f64x2_pmin(wasm_v128_load(p), hi), lo);
         return wasm_i32x4_trunc_sat_f64x2_zero(wasm_f64x2_nearest(v));
       };
+      if constexpr (!sig) {
+        // uint16: clamped with 0 first (pmax(0, NaN) is 0), then rounded by the float unit:
+        // + 1.5 * 2^52 leaves the integer in the low 32 bits of the sum (half to even, as
+        // f64x2.nearest; resize_exact_scan.cpp's narrow_fix does the same in float), no
+        // saturating conversion (several instructions each in V8).
+        const v128_t magic = wasm_f64x2_splat(0x1.8p52);
+        const auto sum = [&](const double* p) __attribute__((always_inline)) {
+          return wasm_f64x2_add(wasm_f64x2_pmin(wasm_f64x2_pmax(lo, wasm_v128_load(p)), hi), magic);
+        };
+        for (; i + 8 <= n; i += 8) {
+          const v128_t a = wasm_i32x4_shuffle(sum(in + i), sum(in + i + 2), 0, 2, 4, 6);
+          const v128_t b = wasm_i32x4_shuffle(sum(in + i + 4), sum(in + i + 6), 0, 2, 4, 6);
+          wasm_v128_store(y + i, wasm_u16x8_narrow_i32x4(a, b));
+        }
+      }
       for (; i + 8 <= n; i += 8) {
         const v128_t a = wasm_i32x4_shuffle(conv(in + i), conv(in + i + 2), 0, 1, 4, 5);
         const v128_t b = wasm_i32x4_shuffle(conv(in + i + 4), conv(in + i + 6), 0, 1, 4, 5);
