@@ -18,6 +18,14 @@ __attribute__((always_inline)) inline void store_halves(T* out, v128_t v, Fn f) 
   wasm_v128_store(out + 16 / sizeof(T), f(wasm_i64x2_shuffle(v, v, 1, 0)));
 }
 
+// The 16-bit lanes 4 * hi .. 4 * hi + 3 of v in the top halves of four 32-bit lanes, the
+// low halves 0 (a swizzle index of -1 gives 0): a bfloat16's float bits, or a half moved up
+// by 16 (widen_to_float).
+__attribute__((always_inline)) inline v128_t high_halves(v128_t v, int hi) {
+  return hi ? wasm_i8x16_swizzle(v, wasm_i8x16_const(-1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15))
+            : wasm_i8x16_swizzle(v, wasm_i8x16_const(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7));
+}
+
 // Four halves (the low 64 bits of h16, as uint16 lanes) to four floats: half_to_float(),
 // every half, without arithmetic on denormal floats (x86 takes a microcode assist for each
 // such operand). Normal halves by integer arithmetic alone (exponent + 112, and + 112
@@ -87,13 +95,11 @@ void widen_to_float(const Float16* x, float* out, int64_t n) {
   int64_t i = 0;
 #if OSW_HAVE_SIMD
   // Groups of 8 finite halves none of which is subnormal (the common case): each half to the
-  // top of a 32-bit lane by a swizzle; an arithmetic shift by 3 puts its exponent and
+  // top of a 32-bit lane (high_halves); an arithmetic shift by 3 puts its exponent and
   // mantissa at bit 13 with copies of the sign above, of which the mask keeps the top one:
   // a float 2^-112 times the half (zero stays zero), which one exact multiply rescales.
   // (In V8: 0.75 ms for 3M halves, against 1.8 for vec_subnormal_half_to_float's form and
   // the one before.)
-  const v128_t m0 = wasm_i8x16_const(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7);
-  const v128_t m1 = wasm_i8x16_const(-1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15);
   const v128_t keep = wasm_i32x4_splat(int32_t(0x8FFFE000u)), scale = wasm_f32x4_splat(0x1p112f);
   const v128_t mag = wasm_i16x8_splat(0x7FFF);
   for (; i + 8 <= n; i += 8) {
@@ -106,8 +112,8 @@ void widen_to_float(const Float16* x, float* out, int64_t n) {
       widen_half_group(h + i, out + i);
       continue;
     }
-    wasm_v128_store(out + i, wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(wasm_i8x16_swizzle(v, m0), 3), keep), scale));
-    wasm_v128_store(out + i + 4, wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(wasm_i8x16_swizzle(v, m1), 3), keep), scale));
+    wasm_v128_store(out + i, wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(high_halves(v, 0), 3), keep), scale));
+    wasm_v128_store(out + i + 4, wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(high_halves(v, 1), 3), keep), scale));
   }
 #endif
   for (; i < n; ++i) out[i] = half_to_float(h[i]);
@@ -161,13 +167,10 @@ void widen_to_float(const BFloat16* x, float* out, int64_t n) {
   const uint16_t* b = reinterpret_cast<const uint16_t*>(x);
   int64_t i = 0;
 #if OSW_HAVE_SIMD
-  // (each bfloat16 to the top of a 32-bit lane by a swizzle: a float's bits)
-  const v128_t m0 = wasm_i8x16_const(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7);
-  const v128_t m1 = wasm_i8x16_const(-1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15);
   for (; i + 8 <= n; i += 8) {
     const v128_t v = wasm_v128_load(b + i);
-    wasm_v128_store(out + i, wasm_i8x16_swizzle(v, m0));
-    wasm_v128_store(out + i + 4, wasm_i8x16_swizzle(v, m1));
+    wasm_v128_store(out + i, high_halves(v, 0));
+    wasm_v128_store(out + i + 4, high_halves(v, 1));
   }
 #endif
   for (; i < n; ++i) out[i] = bfloat16_to_float(b[i]);
