@@ -138,23 +138,34 @@ void narrow_from_float(const float* in, Float16* y, int64_t n) {
   // Eight floats whose magnitudes all give normal halves (the common case) take
   // half_from_float's own rounding in integers: + 0xFFF + the kept lowest bit, the exponent
   // rebiased by -112 in the same addition, shifted down by 13. Whether they were normal is
-  // read from the 8 results packed to 16 bits: exponent bits neither 0 nor 31 and the top bit
-  // clear (smaller magnitudes wrap below 0 or land under 0x0400; from 65520 up, including
-  // infinities and NaN, they reach 0x7C00 or saturate the pack to 0xFFFF). The sign comes
-  // from the floats' high halves.
+  // read from the 8 results packed to 16 bits: each in [0x0400, 0x7BFF] (smaller magnitudes
+  // wrap below 0 and saturate the pack to 0xFFFF, or land under 0x0400; from 65520 up,
+  // including infinities and NaN, they reach 0x7C00 or saturate). The sign comes from the
+  // floats' high halves.
   const v128_t mag = wasm_i32x4_splat(0x7FFFFFFF), one = wasm_i32x4_splat(1);
   const v128_t rebias = wasm_i32x4_splat(0xFFF - (112 << 23));
-  const v128_t top = wasm_i16x8_splat(int16_t(0xFC00)), inf = wasm_i16x8_splat(0x7C00);
   const auto round = [&](v128_t a) __attribute__((always_inline)) {
     return wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(a, wasm_v128_and(wasm_u32x4_shr(a, 13), one)), rebias), 13);
   };
   for (; i + 8 <= n; i += 8) {
     const v128_t f0 = wasm_v128_load(in + i), f1 = wasm_v128_load(in + i + 4);
-    const v128_t t = wasm_u16x8_narrow_i32x4(round(wasm_v128_and(f0, mag)), round(wasm_v128_and(f1, mag)));
-    const v128_t e = wasm_v128_and(t, top);
-    if (!wasm_i16x8_all_true(wasm_v128_and(wasm_i16x8_gt(e, wasm_i16x8_splat(0)), wasm_i16x8_lt(e, inf)))) {
-      narrow_half_group(in + i, h + i);
-      continue;
+    const v128_t a0 = wasm_v128_and(f0, mag), a1 = wasm_v128_and(f1, mag);
+    v128_t t = wasm_u16x8_narrow_i32x4(round(a0), round(a1));
+    // t in [0x0400, 0x7BFF] (a normal half): t + 0x0400 in [0x0800, 0x7FFF]; every other t
+    // wraps to [0, 0x07FF] or lands on the negative int16 from 0x8000
+    const v128_t normal = wasm_i16x8_gt(wasm_i16x8_add(t, wasm_i16x8_splat(0x0400)), wasm_i16x8_splat(0x07FF));
+    if (!wasm_i16x8_all_true(normal)) {
+      // Zeros (a ReLU's feature maps hold many) and magnitudes up to 2^-25, which round to
+      // a zero half (2^-25 is the tie between 0 and 2^-24, and goes to the even one), in a
+      // group whose other values are normal halves: their lanes cleared. Anything else
+      // takes the general form.
+      const v128_t tiny = wasm_i16x8_narrow_i32x4(wasm_i32x4_le(a0, wasm_i32x4_splat(0x33000000)),
+                                                  wasm_i32x4_le(a1, wasm_i32x4_splat(0x33000000)));
+      if (!wasm_i16x8_all_true(wasm_v128_or(normal, tiny))) {
+        narrow_half_group(in + i, h + i);
+        continue;
+      }
+      t = wasm_v128_andnot(t, tiny);
     }
     const v128_t sign = wasm_i8x16_shuffle(f0, f1, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
     wasm_v128_store(h + i, wasm_v128_or(t, wasm_v128_and(sign, wasm_i16x8_splat(int16_t(0x8000)))));

@@ -67,6 +67,20 @@ std::vector<float> narrowing_inputs() {
     for (uint32_t e : edges)
       for (int pos = 0; pos < 8; ++pos)
         for (int k = 0; k < 8; ++k) v.push_back(k == pos ? float_of(sign | e) : 1.5f + 0.25f * float(k));
+  // Zeros and magnitudes up to 2^-25 (the fast path clears their lanes) beside one value it
+  // cannot take or a normal one, at every pair of positions, and groups of them alone.
+  const uint32_t tiny[] = {0u, 1u, 0x33000000u, 0x32FFFFFFu, 0x2F800000u};
+  const uint32_t other[] = {0x33000001u, 0x38000000u, 0x387FFFFFu, 0x387FF000u, 0x477FF000u,
+                            0x7F800000u, 0x7FC00000u, 0x3F801000u};
+  for (uint32_t sign : {0u, 0x80000000u})
+    for (uint32_t t : tiny) {
+      for (int k = 0; k < 8; ++k) v.push_back(float_of((k & 1 ? sign : 0u) | (k < 4 ? t : tiny[k - 3])));
+      for (uint32_t o : other)
+        for (int p = 0; p < 8; ++p)
+          for (int q = 0; q < 8; ++q)
+            for (int k = 0; k < 8; ++k)
+              v.push_back(k == p ? float_of(sign | t) : k == q ? float_of((sign ^ 0x80000000u) | o) : 0.75f + 0.125f * float(k));
+    }
   for (int i = 0; i < 20000; ++i) v.push_back(float_of(uint32_t(rng.g())));
   return v;
 }
