@@ -613,6 +613,10 @@ struct ExactTaps {
   // what they were made from: the plan's attributes and geometry, as bytes (a copy
   // compares equal to the plan's only when every field is the same)
   unsigned char key[sizeof(ResizeAttrs) + sizeof(ResizeGeometry)];
+  // resize_exact_in_double: the outputs it was asked about so far, and whether the plan
+  // computes exactly in double for 8- and 16-bit X (0: not known yet, 1 yes, -1 no)
+  int undecided = 0;
+  int dyadic = 0;
 };
 
 namespace {
@@ -684,12 +688,12 @@ double output_den(const ResizePlan& plan, int a, int64_t o, ExactTaps* c) {
 // cubic ones 0.4 us a tap: 1080p -> 540p took 4.5 ms for them in V8, a third of the resize,
 // for a bound in double that only spares the rechecks of exact ties) and when every double
 // weight of the axis is a multiple of 2^-24 (a necessary condition, cheap: non-dyadic
-// plans make no exact taps here).
-double outputs_den(const ResizePlan& plan, int a, ExactTaps** cache) {
+// plans make no exact taps here). all: without the limit (resize_exact_in_double).
+double outputs_den(const ResizePlan& plan, int a, ExactTaps** cache, bool all) {
   const AxisPlan& ap = plan.axis[a];
   const bool renormalised = plan.attrs.exclude_outside || (plan.attrs.antialias && plan.geo.axis[a].scale() < 1.0);
   const int cap = plan.attrs.mode == ResizeMode::Cubic ? 12 : 17;
-  if (!renormalised || ap.out * int64_t(ap.taps) > (int64_t(1) << cap)) return INFINITY;
+  if (!renormalised || (!all && ap.out * int64_t(ap.taps) > (int64_t(1) << cap))) return INFINITY;
   const int K = ap.taps;
   for (int64_t o = 0; o < ap.out; ++o)
     for (int k = 0; k < ap.count[o]; ++k) {
@@ -762,7 +766,7 @@ double axis_den(const ResizePlan& plan, int a) {
 // the passes. 2x, 4x and
 // 8x linear upsampling under half_pixel (s_a = 2, 3, 4) of 16-bit values are such plans in
 // float; they are most of the 16-bit (and small 32-bit) plans users run.
-bool exact_dyadic(const ResizePlan& plan, double M, bool dbl, ExactTaps** cache) {
+bool exact_dyadic(const ResizePlan& plan, double M, bool dbl, ExactTaps** cache, bool all = false) {
   const double top = dbl ? 0x1p53 : 0x1p24;
   double mag = M * 2;  // (X itself must be exact in the compute type: 64-bit values)
   if (!(mag <= top)) return false;
@@ -771,7 +775,7 @@ bool exact_dyadic(const ResizePlan& plan, double M, bool dbl, ExactTaps** cache)
     const int ax = plan.order[p];
     const AxisPlan& ap = plan.axis[ax];
     double D = axis_den(plan, ax);
-    if (!(D < 0x1p24) && cache) D = outputs_den(plan, ax, cache);
+    if (!(D < 0x1p24) && cache) D = outputs_den(plan, ax, cache, all);
     int e;
     if (!(D < 0x1p24) || std::frexp(D, &e) != 0.5) return false;
     const int s = e - 1;  // D = 2^s
@@ -835,6 +839,11 @@ double resize_exact_den(const ResizePlan& plan, int64_t i, ExactTaps* c) {
     D *= output_den(plan, a, o, c);
   }
   return D;
+}
+
+bool resize_exact_in_double(const ResizePlan& plan, ExactTaps* c) {
+  if (c->dyadic == 0 && ++c->undecided > 16) c->dyadic = exact_dyadic(plan, 0x1p16, true, &c, true) ? 1 : -1;
+  return c->dyadic > 0;
 }
 
 void resize_exact_slow(const ResizePlan& plan, const TensorView& x, TensorView* y, int64_t i,

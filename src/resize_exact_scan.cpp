@@ -179,13 +179,18 @@ __attribute__((noinline, minsize)) void fix_one(const Fixer& f, int64_t i, doubl
     w = nax == 0 ? x_double(f.x, base) : plan_sum(plan, f.x, idx, stride, ax, nax, base);
     e = f.eps_d;
     const double dw = std::fabs(w - std::nearbyint(w));
-    // decided (8- and 16-bit ranges are exact in double; e == 0: so is this sum, ties too)
-    if (e == 0 || (f.mode == 1 ? dw > e : dw < 0.5 - e)) {
-      store(f, i, round_as(f.mode, w));
-      return;
+    // decided (8- and 16-bit ranges are exact in double; e == 0: so is this sum, ties too),
+    // or by its denominator, or the plan is exact in double after all (this sum decides)
+    if (!(e == 0 || (f.mode == 1 ? dw > e : dw < 0.5 - e))) {
+      if (tie()) return;
+      if (!(*f.cache && resize_exact_in_double(plan, *f.cache))) {
+        resize_exact_slow(plan, f.x, f.y, i, v, *f.cache);
+        return;
+      }
     }
+    store(f, i, round_as(f.mode, w));
+    return;
   }
-  if (recheck && tie()) return;
   resize_exact_slow(plan, f.x, f.y, i, v, *f.cache);
 }
 

@@ -473,3 +473,68 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
     }
   }
 }
+
+// Cubic antialias plans too long for resize_exact_eps's exact_dyadic test (past 2^12 taps an
+// axis: 480 outputs of 16 taps) keep a bound in double, so an exact tie stays within it
+// after the recheck; once 16 outputs were left so, resize_exact_in_double runs the test over
+// every output's exact taps, and where the plan is exact in double (4x and 2x: a = -3/4 and
+// the half_pixel centres give multiples of 2^-13 and 2^-10) the recheck's own sum decides;
+// elsewhere the big integers do (2.5x; 6/5, whose outputs 2, 7, 12, ... are centred between
+// two inputs: exact ties in thirds, which a double sum misses by its rounding, so that
+// deciding them from it fails the case). X: columns of 5 alternating between two values 101
+// apart, so that outputs centred on an edge are exact ties, and noise in the last row.
+// Every output against resize_exact_slow's big integers.
+TEST_CASE("exact: ties of long cubic antialias plans are decided in double where it is exact", "[exact]") {
+  struct Case {
+    int64_t in[2], out[2];
+    bool dyadic;
+  };
+  const Case cases[] = {{{16, 1920}, {4, 480}, true}, {{8, 2048}, {4, 1024}, true}, {{10, 1920}, {4, 768}, false}, {{10, 1920}, {4, 1600}, false}};
+  Rng rng(59);
+  for (const Case& c : cases) {
+    ResizeAttrs at;
+    at.mode = ResizeMode::Cubic;
+    at.antialias = true;
+    ResizeInputs in;
+    in.has_sizes = true;
+    in.n_axes = 2;
+    in.sizes[0] = c.out[0];
+    in.sizes[1] = c.out[1];
+    ResizePlan plan;
+    ResizeOptions opts;
+    opts.type = DType::UInt8;
+    REQUIRE(resize_plan(at, in, 2, c.in, &plan, opts).ok());
+    INFO(c.in[0] << "x" << c.in[1] << " -> " << c.out[0] << "x" << c.out[1]);
+    std::vector<uint8_t> x(size_t(c.in[0] * c.in[1])), y(size_t(plan.out_elems));
+    for (int64_t r = 0; r < c.in[0]; ++r)
+      for (int64_t j = 0; j < c.in[1]; ++j)
+        x[size_t(r * c.in[1] + j)] = r + 1 == c.in[0] ? uint8_t(rng.range(0, 255)) : uint8_t(((j / 5) % 2) * 101 + 3);
+    TensorView xv = osw_test::view(DType::UInt8, 2, c.in, x.data());
+    double eps_d = 0;
+    ExactTaps* cache = nullptr;
+    resize_exact_eps(plan, xv, &eps_d, nullptr, &cache);
+    resize_exact_taps_free(cache);
+    CHECK(eps_d > 0);  // (no bound of 0 from the whole plan: each tie is decided on its own)
+    REQUIRE(run_plan(plan, DType::UInt8, x.data(), y.data()).ok());
+    // the plan's double sums (exact where dyadic), to count the ties the case holds
+    int64_t ties = 0;
+    const AxisPlan &a0 = plan.axis[0], &a1 = plan.axis[1];
+    for (int64_t o0 = 0; o0 < plan.out_dims[0]; ++o0)
+      for (int64_t o1 = 0; o1 < plan.out_dims[1]; ++o1) {
+        double s = 0;
+        for (int k = 0; k < a0.count[o0]; ++k)
+          for (int j = 0; j < a1.count[o1]; ++j)
+            s += a0.weight[o0 * a0.taps + k] * a1.weight[o1 * a1.taps + j] *
+                 x[size_t(a0.index[o0 * a0.taps + k] * c.in[1] + a1.index[o1 * a1.taps + j])];
+        if (s - std::floor(s) == 0.5) ++ties;
+      }
+    if (c.dyadic) CHECK(ties >= plan.out_elems / 20);
+    std::vector<uint8_t> slow(y.size());
+    for (size_t i = 0; i < y.size(); ++i) slow[i] = uint8_t(y[i] + 1);
+    TensorView sv = osw_test::view(DType::UInt8, 2, plan.out_dims, slow.data());
+    for (int64_t i = 0; i < plan.out_elems; ++i) resize_exact_slow(plan, xv, &sv, i, double(y[size_t(i)]), nullptr);
+    int64_t wrong = 0;
+    for (size_t i = 0; i < y.size(); ++i) wrong += y[i] != slow[i];
+    CHECK(wrong == 0);
+  }
+}
