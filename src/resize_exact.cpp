@@ -827,17 +827,10 @@ double resize_exact_dmax(const ResizePlan& plan) {
   return D * (1 + 0x1p-40);
 }
 
-double resize_exact_den(const ResizePlan& plan, int64_t i, ExactTaps* c) {
+double resize_exact_den(const ResizePlan& plan, const int64_t* idx, ExactTaps* c) {
   double D = 1;
-  int64_t rest = i;
-  for (int a = plan.rank - 1; a >= 0; --a) {
-    const AxisPlan& ap = plan.axis[a];
-    const int64_t o = rest % plan.out_dims[a];
-    rest /= plan.out_dims[a];
-    if (ap.outside.size() > o && ap.outside[o]) return NAN;
-    if (ap.identity) continue;
-    D *= output_den(plan, a, o, c);
-  }
+  for (int a = 0; a < plan.rank; ++a)
+    if (!plan.axis[a].identity) D *= output_den(plan, a, idx[a], c);
   return D;
 }
 

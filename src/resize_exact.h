@@ -65,14 +65,14 @@ int64_t resize_exact_narrow(const ResizePlan& plan, const TensorView& x, const f
 void resize_exact_snap(void* src, bool src_double, int64_t n, double eps, int mode);
 
 // (resize_exact_scan.cpp's helpers in resize_exact.cpp.) A new cache (nullptr when out of
-// memory); the product of the exact denominators of Y's element i over the axes (NaN:
-// outside a crop box; inf: unknown); element i decided in big integers and stored (v: its
-// computed value; cache may be nullptr).
+// memory); the product of the exact denominators over the axes of Y's element at
+// multi-index idx, inside any crop box (inf: unknown); element i decided in big integers and
+// stored (v: its computed value; cache may be nullptr).
 ExactTaps* resize_exact_taps_new(const ResizePlan& plan);
 // A bound of the exact denominator of every output of the plan (inf when not known): when
 // it is below 1 / (4 eps), a value within eps of a boundary is that boundary (snap).
 double resize_exact_dmax(const ResizePlan& plan);
-double resize_exact_den(const ResizePlan& plan, int64_t i, ExactTaps* cache);
+double resize_exact_den(const ResizePlan& plan, const int64_t* idx, ExactTaps* cache);
 void resize_exact_slow(const ResizePlan& plan, const TensorView& x, TensorView* y, int64_t i,
                        double v, ExactTaps* cache);
 // Whether the plan computes every output exactly in double from its weights (the recheck's

@@ -131,6 +131,16 @@ __attribute__((noinline, minsize)) void fix_one(const Fixer& f, int64_t i, doubl
   const ResizePlan& plan = f.plan;
   double w = v, e = f.eps;
   if (!*f.cache) *f.cache = resize_exact_taps_new(plan);
+  // (the multi-index once: int64 divisions are slow in wasm, and the tie and the recheck
+  // both need it; an output outside a crop box is not an interpolated value: left as is)
+  int64_t idx[kMaxRank], stride[kMaxRank], rest = i, st = 1, base = 0;
+  for (int a = plan.rank - 1; a >= 0; --a) {
+    idx[a] = rest % plan.out_dims[a];
+    rest /= plan.out_dims[a];
+    stride[a] = st;
+    st *= plan.in_dims[a];
+    if (plan.axis[a].outside.size() > idx[a] && plan.axis[a].outside[idx[a]]) return;
+  }
   // The exact value N / D found from w within e of it, when the denominator D (a bound:
   // the plan's, or this output's) is below 1 / (2 e): N / D is the only multiple of 1 / D
   // that near w, so N = round(w D); then rounded exactly, in integers. (The exact ties,
@@ -139,8 +149,7 @@ __attribute__((noinline, minsize)) void fix_one(const Fixer& f, int64_t i, doubl
   const auto tie = [&]() {
     if (!(e < 0.125 && std::fabs(w) < 0x1p51)) return false;
     // (the plan's bound first: the denominators of each output cost big integers)
-    double D = f.dmax * e * 2 < 1 ? f.dmax : *f.cache ? resize_exact_den(plan, i, *f.cache) : INFINITY;
-    if (D != D) return true;  // outside a crop box: not an interpolated value, left as is
+    double D = f.dmax * e * 2 < 1 ? f.dmax : *f.cache ? resize_exact_den(plan, idx, *f.cache) : INFINITY;
     D = std::nearbyint(D / (1 + 0x1p-40));  // (the bounds carry that margin: D is an integer)
     if (!(D < 0x1p40 && D * e * 2 * (1 + 0x1p-20) + std::fabs(w * D) * 0x1p-51 < 1)) return false;
     const int64_t d = static_cast<int64_t>(D), n = static_cast<int64_t>(std::nearbyint(w * D));
@@ -153,15 +162,7 @@ __attribute__((noinline, minsize)) void fix_one(const Fixer& f, int64_t i, doubl
   const bool recheck = f.es < 4 && f.eps_d < 0.25;  // (8/16-bit: in double first, cheaper)
   if (!recheck && tie()) return;
   if (recheck) {
-    int64_t idx[kMaxRank], stride[kMaxRank], rest = i, st = 1, base = 0;
     int ax[kMaxRank], nax = 0;
-    for (int a = plan.rank - 1; a >= 0; --a) {
-      idx[a] = rest % plan.out_dims[a];
-      rest /= plan.out_dims[a];
-      stride[a] = st;
-      st *= plan.in_dims[a];
-      if (plan.axis[a].outside.size() > idx[a] && plan.axis[a].outside[idx[a]]) return;
-    }
     for (int a = 0; a < plan.rank; ++a) {  // axes of one tap of weight 1 fold into the offset
       const AxisPlan& ap = plan.axis[a];
       if (ap.count[idx[a]] == 1 && ap.weight[idx[a] * ap.taps] == 1.0) base += ap.index[idx[a] * ap.taps] * stride[a];
