@@ -336,6 +336,18 @@ bool exact_value(const ResizePlan& plan, const std::vector<I>& x, int64_t i, I* 
 }
 }  // namespace
 
+// *plan: attributes at over 2-D in_dims, sizes out, for elements of type t.
+static void plan_2d(const ResizeAttrs& at, DType t, const int64_t* in_dims, const int64_t* out, ResizePlan* plan) {
+  ResizeInputs in;
+  in.has_sizes = true;
+  in.n_axes = 2;
+  in.sizes[0] = out[0];
+  in.sizes[1] = out[1];
+  ResizeOptions opts;
+  opts.type = t;
+  REQUIRE(resize_plan(at, in, 2, in_dims, plan, opts).ok());
+}
+
 TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
   struct Case {
     DType type;
@@ -383,15 +395,8 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
     ResizeAttrs at;
     at.mode = c.mode;
     at.antialias = c.antialias;
-    ResizeInputs in;
-    in.has_sizes = true;
-    in.n_axes = 2;
-    in.sizes[0] = c.out[0];
-    in.sizes[1] = c.out[1];
     ResizePlan plan;
-    ResizeOptions opts;
-    opts.type = c.type;
-    REQUIRE(resize_plan(at, in, 2, c.in, &plan, opts).ok());
+    plan_2d(at, c.type, c.in, c.out, &plan);
     const int64_t n = c.in[0] * c.in[1];
     INFO(dtype_name(c.type) << (c.mode == ResizeMode::Cubic ? " cubic " : " linear ")
                             << (c.antialias ? "antialias " : "") << c.in[0] << "x" << c.in[1]
@@ -424,7 +429,7 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
       ResizePlan other;
       ResizeAttrs at2 = at;
       at2.antialias = !at.antialias;
-      REQUIRE(resize_plan(at2, in, 2, c.in, &other, opts).ok());
+      plan_2d(at2, c.type, c.in, c.out, &other);
       resize_exact_taps_check(plan, &cache);
       if (c.antialias && c.double_exact) CHECK(cache != nullptr);  // (the exact taps were made)
 
@@ -495,15 +500,8 @@ TEST_CASE("exact: ties of long cubic antialias plans are decided in double where
     ResizeAttrs at;
     at.mode = ResizeMode::Cubic;
     at.antialias = true;
-    ResizeInputs in;
-    in.has_sizes = true;
-    in.n_axes = 2;
-    in.sizes[0] = c.out[0];
-    in.sizes[1] = c.out[1];
     ResizePlan plan;
-    ResizeOptions opts;
-    opts.type = DType::UInt8;
-    REQUIRE(resize_plan(at, in, 2, c.in, &plan, opts).ok());
+    plan_2d(at, DType::UInt8, c.in, c.out, &plan);
     INFO(c.in[0] << "x" << c.in[1] << " -> " << c.out[0] << "x" << c.out[1]);
     std::vector<uint8_t> x(size_t(c.in[0] * c.in[1])), y(size_t(plan.out_elems));
     for (int64_t r = 0; r < c.in[0]; ++r)
