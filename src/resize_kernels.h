@@ -190,7 +190,7 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
   const int32_t* index = plan.index.data();
   const bool runs = plan.consecutive.size() > 0;  // (2 <= K <= 8; float output only)
   const bool pairs = std::is_same<Tout, float>::value && plan.pairs > 0 && (K == 2 || K == 4) &&
-                     weights == plan.weight_f.data();
+                     plan.pair_k0 == K && weights == plan.weight_f.data();
   v128_t pw[2][4];
   for (int ph = 0; ph < 2; ++ph)
     for (int k = 0; k < 4; ++k) pw[ph][k] = wasm_f32x4_splat(plan.pair_w[ph][k]);
@@ -364,14 +364,14 @@ inline void resize_pass_inner_simd_k(const float* x, float* y, int64_t outer,
     float* yp = y + p * out;
     for (int64_t b = 0; b < plan.blocks; ++b) {
       if (KC > 0 && pair && (b & 1) == 0 && b + 1 < plan.blocks && (pair[b / 2] & 1)) {
-        // Outputs 4b .. 4b + 7: even ones e[j] = sum_k w0[k] x[s + j + k], odd ones from
-        // s + dt; the same products and order of sums as the dense form.
-        const float* xe = xp + plan.blk_base[b];
+        // Outputs 4b .. 4b + 7: even ones e[j] = sum_k w0[k] x[s + j + k] (k < pair_k0),
+        // odd ones from s + dt; the same products and order of sums as the scalar loop.
+        const float* xe = xp + index[4 * b * K];
         const float* xo = xe + plan.pair_dt;
         v128_t e = wasm_f32x4_mul(pw[0][0], wasm_v128_load(xe));
         v128_t o = wasm_f32x4_mul(pw[1][0], wasm_v128_load(xo));
         for (int k = 1; k < K; ++k) {
-          e = wasm_f32x4_add(e, wasm_f32x4_mul(pw[0][k], wasm_v128_load(xe + k)));
+          if (k < plan.pair_k0) e = wasm_f32x4_add(e, wasm_f32x4_mul(pw[0][k], wasm_v128_load(xe + k)));
           o = wasm_f32x4_add(o, wasm_f32x4_mul(pw[1][k], wasm_v128_load(xo + k)));
         }
         wasm_v128_store(yp + 4 * b, wasm_i32x4_shuffle(e, o, 0, 4, 1, 5));

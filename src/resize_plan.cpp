@@ -209,30 +209,38 @@ int max_taps(const ResizeAttrs& attrs, double scale) {
 
 }  // namespace
 
-// Finds the pairs of dense blocks in the two-phase form (see AxisPlan::blk_pair). The
-// phases' weights are those of the pair nearest the middle that has the form's windows;
+// Finds the pairs of blocks in the two-phase form (see AxisPlan::blk_pair): dense blocks,
+// or even outputs of one tap each (pair_k0 = 1), whose odd outputs' loads are checked here.
+// The phases' weights are those of the pair nearest the middle that has the form's windows;
 // every pair whose windows and weights (bit for bit) match is marked.
 static Status build_simd_pairs(int K, const Buffer<int64_t>& window, int64_t limit, AxisPlan* p) {
   p->pairs = p->pairs_d = 0;
   const int64_t n = p->blocks / 2;
   if ((K != 2 && K != 4) || n == 0) return Status::Ok();  // the kernel's KC cases
-  auto windows_fit = [&](int64_t q, int dt) {
-    if (!p->blk_dense[2 * q] || !p->blk_dense[2 * q + 1]) return false;
-    const int64_t o0 = 8 * q, s = window[o0];
+  // s: the first even output's first tap (its window in the dense form)
+  auto windows_fit = [&](int64_t q, int dt, int k0) {
+    const int64_t o0 = 8 * q, s = p->index[o0 * K];
+    if (k0 == K ? !p->blk_dense[2 * q] || !p->blk_dense[2 * q + 1] || dt < 0
+                : k0 != 1 || s + dt < 0 || s + dt + K + 2 >= p->in)
+      return false;
     for (int j = 0; j < 4; ++j)
-      if (window[o0 + 2 * j] != s + j || window[o0 + 2 * j + 1] != s + dt + j) return false;
+      if (p->count[o0 + 2 * j] != k0 || p->index[(o0 + 2 * j) * K] != s + j ||
+          p->count[o0 + 2 * j + 1] != K || window[o0 + 2 * j + 1] != s + dt + j)
+        return false;
     return true;
   };
   // The first pair with the form's windows from the middle down, else up from it.
   int64_t mid = -1;
-  int dt = 0;
+  int dt = 0, k0 = K;
   for (int64_t i = 0; i < n && mid < 0; ++i) {
     const int64_t q = i <= n / 2 ? n / 2 - i : i;
-    dt = static_cast<int>(window[8 * q + 1] - window[8 * q]);
-    if (dt >= 0 && dt <= 3 && windows_fit(q, dt)) mid = q;
+    dt = static_cast<int>(window[8 * q + 1] - p->index[8 * q * K]);
+    k0 = p->count[8 * q];
+    if (dt >= -3 && dt <= 3 && windows_fit(q, dt, k0)) mid = q;
   }
   if (mid < 0) return Status::Ok();
-  // Dense outputs use all K taps, in window order: weight_f[o * K + k] is tap k's.
+  // The outputs use their k0 or K taps in window order: weight_f[o * K + k] is tap k's
+  // (0 past the count).
   for (int ph = 0; ph < 2; ++ph) {
     for (int k = 0; k < K; ++k) {
       p->pair_w[ph][k] = p->weight_f[(8 * mid + ph) * K + k];
@@ -241,8 +249,8 @@ static Status build_simd_pairs(int K, const Buffer<int64_t>& window, int64_t lim
   }
   if (!p->blk_pair.allocate(n, limit)) return out_of_memory("a resize plan", n, limit);
   for (int64_t q = 0; q < n; ++q) {
-    const bool fit = windows_fit(q, dt);
-    bool ok = fit, ok_d = fit;
+    const bool fit = windows_fit(q, dt, k0);
+    bool ok = fit, ok_d = fit && k0 == K;  // (the double kernel has the dense form only)
     for (int j = 0; j < 8; ++j) {
       ok = ok && std::memcmp(&p->weight_f[(8 * q + j) * K], p->pair_w[j % 2], sizeof(float) * K) == 0;
       ok_d = ok_d && std::memcmp(&p->weight[(8 * q + j) * K], p->pair_wd[j % 2], sizeof(double) * K) == 0;
@@ -252,6 +260,7 @@ static Status build_simd_pairs(int K, const Buffer<int64_t>& window, int64_t lim
     p->pairs_d += ok_d ? 1 : 0;
   }
   p->pair_dt = dt;
+  p->pair_k0 = k0;
   return Status::Ok();
 }
 

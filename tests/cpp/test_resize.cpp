@@ -521,12 +521,13 @@ TEST_CASE("resize kernel: dense innermost blocks equal the scalar pass bit for b
 
 TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the scalar pass") {
   // Fixed plans (the random draws above differ between standard libraries): every 2x
-  // half_pixel / pytorch_half_pixel axis of 16 or more inputs has pairs in its interior
-  // (all but one pair at the start and two at the end, whose 8-input loads or windows
-  // would leave the input).
+  // half_pixel / pytorch_half_pixel / asymmetric axis of 16 or more inputs has pairs in its
+  // interior (all but one pair at the start and two at the end, whose 8-input loads or
+  // windows would leave the input). Asymmetric: the even outputs are copies of x[m] (one
+  // tap: pair_k0 = 1), the odd ones start at m (linear) or m - 1 (cubic).
   Rng r(62);
   for (ResizeMode m : {ResizeMode::Linear, ResizeMode::Cubic}) {
-    for (CoordMode cm : {CoordMode::HalfPixel, CoordMode::PytorchHalfPixel}) {
+    for (CoordMode cm : {CoordMode::HalfPixel, CoordMode::PytorchHalfPixel, CoordMode::Asymmetric}) {
       for (int64_t in = 16; in <= 49; ++in) {
         ResizeAttrs at;
         at.mode = m;
@@ -535,7 +536,9 @@ TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the 
         REQUIRE(build_axis_plan(at, axis_sizes(in, 2 * in), &p).ok());
         INFO("mode " << int(m) << " coord " << int(cm) << " in " << in);
         CHECK(p.pairs >= p.blocks / 2 - 3);
-        CHECK(p.pair_dt == 1);
+        const bool asym = cm == CoordMode::Asymmetric;
+        CHECK(p.pair_k0 == (asym ? 1 : p.taps));
+        CHECK(p.pair_dt == (!asym ? 1 : m == ResizeMode::Linear ? 0 : -1));
         std::vector<float> x(static_cast<size_t>(2 * in));
         for (float& v : x) v = float(r.real(-100, 100));
         x[size_t(r.range(0, int64_t(x.size()) - 1))] = r.pick({float(NAN), float(INFINITY), -0.0f});
