@@ -155,8 +155,11 @@ int64_t channels_runs(const float* xp, float* yp, const AxisPlan& plan, const fl
 // of 16 bytes but the last tap's load and the last output's store (C = 3: their 4th lane is
 // the next pixel's first element, inside the row for every other tap; an output's 4th lane
 // is overwritten by the next output).
+// one: the even outputs have one tap (AxisPlan::pair_k0), their pixel times pw[0][0] (a
+// 16-byte load: for C = 3 its 4th lane is the next pixel's, inside the row, as the odd
+// outputs' taps reach past it; that lane of the output is overwritten as above).
 template <int C, int K>
-inline void channels_pair8(const float* s, int64_t dt, const v128_t (*pw)[4], float* y) {
+inline void channels_pair8(const float* s, int64_t dt, const v128_t (*pw)[4], float* y, bool one) {
   auto output = [&](const float* t, const v128_t* w) __attribute__((always_inline)) {
     v128_t acc = wasm_f32x4_mul(w[0], wasm_v128_load(t));
     for (int k = 1; k < K - 1; ++k) acc = wasm_f32x4_add(acc, wasm_f32x4_mul(w[k], wasm_v128_load(t + k * C)));
@@ -164,7 +167,7 @@ inline void channels_pair8(const float* s, int64_t dt, const v128_t (*pw)[4], fl
   };
 #pragma clang loop unroll(disable)
   for (int j = 0; j < 4; ++j) {
-    wasm_v128_store(y + 2 * j * C, output(s + j * C, pw[0]));
+    wasm_v128_store(y + 2 * j * C, one ? wasm_f32x4_mul(pw[0][0], wasm_v128_load(s + j * C)) : output(s + j * C, pw[0]));
     const v128_t odd = output(s + (dt + j) * C, pw[1]);
     if (C == 4 || j < 3) wasm_v128_store(y + (2 * j + 1) * C, odd);
     else channels_store<C>(y + 7 * C, odd);
@@ -190,7 +193,8 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
   const int32_t* index = plan.index.data();
   const bool runs = plan.consecutive.size() > 0;  // (2 <= K <= 8; float output only)
   const bool pairs = std::is_same<Tout, float>::value && plan.pairs > 0 && (K == 2 || K == 4) &&
-                     plan.pair_k0 == K && weights == plan.weight_f.data();
+                     weights == plan.weight_f.data();
+  const bool one = plan.pair_k0 == 1;
   v128_t pw[2][4];
   for (int ph = 0; ph < 2; ++ph)
     for (int k = 0; k < 4; ++k) pw[ph][k] = wasm_f32x4_splat(plan.pair_w[ph][k]);
@@ -201,9 +205,9 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
     for (int64_t o = o_begin; o < o_end; ++o) {
       if constexpr (std::is_same<Tout, float>::value) {
         if (pairs && (o & 7) == 0 && o + 8 <= o_end && (plan.blk_pair[o >> 3] & 1)) {
-          const float* s = xp + int64_t(plan.blk_base[o >> 2]) * C;
-          if (K == 2) channels_pair8<C, 2>(s, plan.pair_dt, pw, yp + o * C);
-          else channels_pair8<C, 4>(s, plan.pair_dt, pw, yp + o * C);
+          const float* s = xp + int64_t(index[o * K]) * C;
+          if (K == 2) channels_pair8<C, 2>(s, plan.pair_dt, pw, yp + o * C, one);
+          else channels_pair8<C, 4>(s, plan.pair_dt, pw, yp + o * C, one);
           o += 7;
           continue;
         }

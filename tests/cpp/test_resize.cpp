@@ -524,7 +524,8 @@ TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the 
   // half_pixel / pytorch_half_pixel / asymmetric axis of 16 or more inputs has pairs in its
   // interior (all but one pair at the start and two at the end, whose 8-input loads or
   // windows would leave the input). Asymmetric: the even outputs are copies of x[m] (one
-  // tap: pair_k0 = 1), the odd ones start at m (linear) or m - 1 (cubic).
+  // tap: pair_k0 = 1), the odd ones start at m (linear) or m - 1 (cubic). Innermost rows
+  // and channels-last pixels of 3 and 4 floats.
   Rng r(62);
   for (ResizeMode m : {ResizeMode::Linear, ResizeMode::Cubic}) {
     for (CoordMode cm : {CoordMode::HalfPixel, CoordMode::PytorchHalfPixel, CoordMode::Asymmetric}) {
@@ -546,6 +547,17 @@ TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the 
         resize_pass_scalar<float, float, float>(x.data(), ys.data(), 2, 1, p, p.weight_f.data());
         resize_pass_inner_simd(x.data(), yv.data(), 2, p);
         for (size_t i = 0; i < ys.size(); ++i) REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
+        // channels-last pixels of 3 and 4 floats (resize_pass_channels' pairs)
+        for (int64_t C = 3; C <= 4; ++C) {
+          std::vector<float> xc(static_cast<size_t>(in * C));
+          for (float& v : xc) v = float(r.real(-100, 100));
+          xc[size_t(r.range(0, int64_t(xc.size()) - 1))] = r.pick({float(NAN), float(INFINITY), -0.0f});
+          std::vector<float> yc(static_cast<size_t>(p.out * C), 7.0f), ycv(yc.size(), 7.0f);
+          resize_pass_scalar<float, float, float>(xc.data(), yc.data(), 1, C, p, p.weight_f.data());
+          resize_pass_simd<float, float, float>(xc.data(), ycv.data(), 1, C, p, p.weight_f.data());
+          INFO("C " << C);
+          for (size_t i = 0; i < yc.size(); ++i) REQUIRE(std::memcmp(&yc[i], &ycv[i], sizeof(float)) == 0);
+        }
       }
     }
   }
