@@ -631,8 +631,9 @@ inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer,
 
 // The innermost axis (inner == 1) in double (float64 X, and the integer types that compute
 // in double) in 2x upsampling: the pairs of blocks in the two-phase form (AxisPlan::blk_pair
-// bit 2, weights pair_wd) two outputs of a phase per f64x2 vector, tap k of both one
-// 16-byte load (their windows are neighbours), the phases interleaved by two shuffles; every
+// bit 2, weights pair_wd; the even phase's taps up to pair_k0) two outputs of a phase per
+// f64x2 vector, tap k of both one 16-byte load (their windows are neighbours), the phases
+// interleaved by two shuffles; every
 // other output the scalar loop. Each lane is the scalar loop's sum in its order (from tap
 // 0's product; pair_wd equals each output's own weights bit for bit), so the bytes are the
 // scalar loop's. (The scalar inner pass was two thirds of float64 NCHW 3x512^2 -> 1024^2; in
@@ -650,12 +651,12 @@ inline void resize_pass_inner_pairs_f64(const double* x, double* y, int64_t oute
     double* yp = y + p * plan.out;
     for (int64_t o = o_begin; o < o_end;) {
       if ((o & 7) == 0 && o + 8 <= o_end && (plan.blk_pair[o >> 3] & 2)) {
-        const double* s = xp + plan.blk_base[o >> 2];
+        const double* s = xp + plan.index[o * K];
         for (int j = 0; j < 4; j += 2) {
           v128_t e = wasm_f64x2_mul(pw[0][0], wasm_v128_load(s + j));
           v128_t d = wasm_f64x2_mul(pw[1][0], wasm_v128_load(s + dt + j));
           for (int k = 1; k < K; ++k) {
-            e = wasm_f64x2_add(e, wasm_f64x2_mul(pw[0][k], wasm_v128_load(s + j + k)));
+            if (k < plan.pair_k0) e = wasm_f64x2_add(e, wasm_f64x2_mul(pw[0][k], wasm_v128_load(s + j + k)));
             d = wasm_f64x2_add(d, wasm_f64x2_mul(pw[1][k], wasm_v128_load(s + dt + j + k)));
           }
           wasm_v128_store(yp + o + 2 * j, wasm_i64x2_shuffle(e, d, 0, 2));

@@ -250,7 +250,7 @@ static Status build_simd_pairs(int K, const Buffer<int64_t>& window, int64_t lim
   if (!p->blk_pair.allocate(n, limit)) return out_of_memory("a resize plan", n, limit);
   for (int64_t q = 0; q < n; ++q) {
     const bool fit = windows_fit(q, dt, k0);
-    bool ok = fit, ok_d = fit && k0 == K;  // (the double kernel has the dense form only)
+    bool ok = fit, ok_d = fit;
     for (int j = 0; j < 8; ++j) {
       ok = ok && std::memcmp(&p->weight_f[(8 * q + j) * K], p->pair_w[j % 2], sizeof(float) * K) == 0;
       ok_d = ok_d && std::memcmp(&p->weight[(8 * q + j) * K], p->pair_wd[j % 2], sizeof(double) * K) == 0;

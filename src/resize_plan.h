@@ -95,10 +95,9 @@ struct AxisPlan {
   // one weight, and the two phases' sums are interleaved (resize_pass_inner_simd).
   // pair_k0 = 1 instead of K: the even outputs keep one tap each, at s + j (s: their first
   // tap, index[8q K]; the others weigh 0 and are dropped), as asymmetric 2x upsampling's
-  // copies of x[m] are; the blocks need not be dense then (float only: resize_pass_inner_simd
-  // and resize_pass_channels).
+  // copies of x[m] are; the blocks need not be dense then.
   // The same in double (resize_pass_inner_pairs_f64): pair_wd, and bit 2 of blk_pair where
-  // the pair's double weights equal them bit for bit (dense pairs only).
+  // the pair's double weights equal them bit for bit.
   Buffer<uint8_t> blk_pair;  // [blocks / 2]: bit 1 where pair q has the form (float), bit 2 (double)
   int64_t pairs = 0;         // how many pairs have it in float (0: blk_pair may be empty)
   int64_t pairs_d = 0;       // ... in double

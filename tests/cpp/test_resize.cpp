@@ -565,14 +565,16 @@ TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the 
 
 TEST_CASE("resize kernel: float64 2x upsampling's two-phase pairs equal the scalar pass, in output ranges") {
   // The double inner pass (float64 X, and the integer types that compute in double) takes
-  // the pairs where their double weights match (pairs_d); resize_pass picks it, and its
+  // the pairs where their double weights match (pairs_d; asymmetric: even outputs of one
+  // tap, pair_k0 = 1); resize_pass picks it, and its
   // bytes, NaN, Inf and -0 included, are the scalar loop's, for whole rows and for the
   // output ranges a threaded split gives it.
   Rng r(63);
   int64_t pairs_seen = 0;
   Buffer<float> strip;
   for (ResizeMode m : {ResizeMode::Linear, ResizeMode::Cubic}) {
-    for (CoordMode cm : {CoordMode::HalfPixel, CoordMode::PytorchHalfPixel, CoordMode::AlignCorners}) {
+    for (CoordMode cm : {CoordMode::HalfPixel, CoordMode::PytorchHalfPixel, CoordMode::AlignCorners,
+                         CoordMode::Asymmetric}) {
       for (int64_t in = 8; in <= 41; ++in) {
         ResizeAttrs at;
         at.mode = m;
