@@ -88,14 +88,15 @@ struct AxisPlan {
   // load at base + k and the tap-0 mask: one load, one shuffle, no masking per tap.
   Buffer<uint8_t> blk_dense;
   int64_t blocks_dense = 0;  // how many blocks are dense
-  // Pairs of dense blocks 2q, 2q + 1 (outputs 8q .. 8q + 7) in the two-phase form of 2x
-  // upsampling (K = 2 or 4): the even outputs' windows are s + j (s = blk_base[2q],
-  // j = 0..3), the odd outputs' s + pair_dt + j, and every even (odd) output has the weights
+  // Pairs of blocks 2q, 2q + 1 (outputs 8q .. 8q + 7) in the two-phase form of 2x
+  // upsampling (K = 2 or 4): the even outputs' windows are s + j (j = 0..3; s = index[8q K],
+  // the first even output's first tap, which the kernels read: blk_base[2q] for dense
+  // ones), the odd outputs' s + pair_dt + j, and every even (odd) output has the weights
   // pair_w[0] (pair_w[1]). Tap k of the 4 even outputs is then one load at s + k times
   // one weight, and the two phases' sums are interleaved (resize_pass_inner_simd).
-  // pair_k0 = 1 instead of K: the even outputs keep one tap each, at s + j (s: their first
-  // tap, index[8q K]; the others weigh 0 and are dropped), as asymmetric 2x upsampling's
-  // copies of x[m] are; the blocks need not be dense then.
+  // pair_k0 (the even outputs' taps) = 1 instead of K: the even outputs keep one tap each,
+  // at s + j (the others weigh 0 and are dropped), as asymmetric 2x upsampling's copies of
+  // x[m] are; the blocks need not be dense then (the odd outputs' loads are checked).
   // The same in double (resize_pass_inner_pairs_f64): pair_wd, and bit 2 of blk_pair where
   // the pair's double weights equal them bit for bit.
   Buffer<uint8_t> blk_pair;  // [blocks / 2]: bit 1 where pair q has the form (float), bit 2 (double)
