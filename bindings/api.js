@@ -571,7 +571,11 @@ function makeApi(loadModule) {
     return sampler;
   }
 
-  class Sampler {
+  // The sampler's own state and helpers (the methods named with _). Its public methods are
+  // those of Sampler below, which extends it: Sampler.prototype holds the API alone, so
+  // publicMethods() binds every name it finds there, whatever a minifier made of the
+  // private names (scripts/build.mjs shortens them in browser.mjs).
+  class SamplerCore {
     constructor(M, maxBytes) {
       this._M = M;  // null once disposed
       this._maxBytes = maxBytes;
@@ -594,12 +598,6 @@ function makeApi(loadModule) {
       this._threads = M.oswStart ? M.oswStart(this) : 1;
     }
 
-    // How many threads this sampler's calls run on (1: no shared memory here, or one asked
-    // for); 0 once disposed.
-    get threads() {
-      return this._M === null ? 0 : this._threads;
-    }
-
     // The parameter block, viewed afresh: wasm memory may have grown since the last call.
     _block() {
       const buf = this._M.HEAPU8.buffer;
@@ -613,23 +611,6 @@ function makeApi(loadModule) {
     // Every public method starts here: a disposed sampler has no module.
     _live() {
       if (this._M === null) throw new Error(`sampler: ${DISPOSED}`);
-    }
-
-    // Frees the module instance: every reference to it and to its memory is dropped, so
-    // the garbage collector can take both. Idempotent; later calls throw.
-    dispose() {
-      const M = this._M;
-      if (M !== null && M.oswEnd) M.oswEnd(this);  // the threaded build: its pool's workers end
-      this._M = null;
-      this._blockBuf = this._blockView = this._heapBuf = this._heaps = null;
-      this._small = [0, 0, 0];
-      this._cx = null;
-    }
-
-    // The bytes of wasm memory this sampler's module instance holds (its whole heap, which
-    // only grows while it lives; osw-compat.wasm, once used, lives in it); 0 once disposed.
-    get memoryBytes() {
-      return this._M === null ? 0 : this._M.HEAPU8.buffer.byteLength;
     }
 
     _check(status) {
@@ -789,29 +770,6 @@ function makeApi(loadModule) {
 
     // ------------------------------------------------------------ zero-copy tier
 
-    // A tensor allocated in wasm memory. Its `data` is a view created afresh on each access
-    // (memory may grow and detach old views); dispose() frees it.
-    tensor(type, dims) {
-      this._live();
-      if (typeof type !== 'string') throw new TypeError(`tensor: type must be a string, got ${describe(type)}`);
-      const info = TYPES[type];
-      if (!info) throw new TypeError(`tensor: unsupported type '${type}'${didYouMean(type, Object.keys(TYPES))}`);
-      const d = checkList(dims, 'tensor: dims', (e, w, i) => {
-        const v = checkInt(e, w, i);
-        if (v < 0) throw new RangeError(`${nameOf(w, i)}: must be non-negative, got ${v}`);
-        return v;
-      });
-      if (d.length > this._maxRank) throw new RangeError(`tensor: rank must be at most ${this._maxRank}, got ${d.length}`);
-      const n = d.reduce((a, b) => a * b, 1);
-      const bytes = n * info.bytes;
-      if (!Number.isSafeInteger(bytes))
-        throw new RangeError(`tensor: [${d.join(', ')}] x ${info.bytes} bytes does not fit in wasm memory`);
-      if (bytes > 0xffffffff && bytes <= this._maxBytes)
-        throw new RangeError(`tensor: needs ${bytes} bytes, more than wasm memory can hold (4 GiB)`);
-      const ptr = this._alloc(bytes, 'tensor');  // over maxBytes: "needs N bytes" with the limit
-      return new WasmTensor(this, type, d, ptr, n);
-    }
-
     // Starts a call's parameter block: the header zeroed, then the operator and X's type,
     // rank and dims (theta's for AffineGrid). Returns the block.
     _begin(op, x) {
@@ -826,7 +784,7 @@ function makeApi(loadModule) {
 
     // p: Resize parameters from _resizeParams. Returns the output tensor.
     _resize(x, p, target) {
-      if (p.compat) return this._compat(p.attrs[spec.index.compat]).resize(this, this._cx, x, p, target);
+      if (p.compat) return this._compat(p.attrs[spec.index.compat]).resize(this, this._cx, x, p, target, this._M);
       const S = this._S, M = this._M;
       const b = this._begin(OP_RESIZE, x);
       const slots = this._attrSlots, values = p.attrs;
@@ -866,23 +824,6 @@ function makeApi(loadModule) {
       return oswCompatCodeNow();
     }
 
-    // Loads osw-compat.wasm for the compat modes 'pillow' and 'opencv' (once per program;
-    // each sampler then has its own instance). options: { wasmUrl, wasmBinary }, as
-    // createSampler's, naming osw-compat.wasm. Resolves when the sampler can use them.
-    async loadCompat(options) {
-      this._live();
-      const o = checkOptions(options, 'loadCompat', ['wasmUrl', 'wasmBinary']);
-      const load = {};
-      if (o.wasmBinary !== undefined) load.wasmBinary = wasmBytesOption(o.wasmBinary, 'loadCompat');
-      if (o.wasmUrl !== undefined) load.wasmUrl = wasmUrlOption(o.wasmUrl, 'loadCompat');
-      if (this._cx !== null && load.wasmBinary === undefined && load.wasmUrl === undefined) return;
-      const shared = this._shared(), m = await oswCompatModule(load, shared);
-      const M = this._M;
-      if (M === null) return;  // disposed meanwhile
-      const cx = await oswCompatCodeNow().instantiate(m, M, shared);
-      if (this._M === M) this._cx = cx;
-    }
-
     _shared() {
       return typeof SharedArrayBuffer === 'function' && this._M.HEAPU8.buffer instanceof SharedArrayBuffer;
     }
@@ -902,17 +843,6 @@ function makeApi(loadModule) {
     }
 
     // ------------------------------------------------------------ ONNX-node level
-
-    run(node, inputs) { return this._runNode(node, inputs, null); }
-
-    // Like run, writing the output into outputs[0]; returns outputs.
-    runInto(node, inputs, outputs) {
-      this._live();
-      if (!Array.isArray(outputs) || outputs.length !== 1)
-        throw new TypeError(`outputs: expected an array of one output tensor, got ${describe(outputs)}`);
-      this._runNode(node, inputs, checkTensor(outputs[0], 'outputs[0]'));
-      return outputs;
-    }
 
     _runNode(node, inputs, target) {
       this._live();
@@ -1071,13 +1001,6 @@ function makeApi(loadModule) {
 
     // ------------------------------------------------------------ friendly level
 
-    // Resize with the latest opset's semantics and defaults; options in camelCase.
-    resize(x, options) { return this._resizeOpts(x, options, null); }
-
-    // Like resize, writing into `output` (a tensor of the right type and dims, e.g. from
-    // sampler.tensor()); returns it.
-    resizeInto(x, output, options) { this._live(); return this._resizeOpts(x, options, checkTensor(output, 'output')); }
-
     _resizeOpts(x, options, target) {
       this._live();
       const V = RESIZE_OPTIONS_VERSION;
@@ -1087,11 +1010,6 @@ function makeApi(loadModule) {
       return this._resize(xt, this._resizeParams(V, OPTIONS_FORM, raw, xt.dims.length, null, undefined), target);
     }
 
-    // Upsample-9 semantics: nearest (floor) or linear, asymmetric coordinates, scales >= 1.
-    upsample(x, options) { return this._upsampleOpts(x, options, null); }
-
-    upsampleInto(x, output, options) { this._live(); return this._upsampleOpts(x, options, checkTensor(output, 'output')); }
-
     _upsampleOpts(x, options, target) {
       this._live();
       const V = UPSAMPLE_OPTIONS_VERSION;
@@ -1100,12 +1018,6 @@ function makeApi(loadModule) {
       this._checkRank(xt, 'x', 1);
       return this._resize(xt, this._resizeParams(V, OPTIONS_FORM, raw, xt.dims.length, null, undefined), target);
     }
-
-    // GridSample-22 semantics: mode 'linear' | 'nearest' | 'cubic', paddingMode 'zeros' |
-    // 'border' | 'reflection', alignCorners boolean.
-    gridSample(x, grid, options) { return this._gridSampleOpts(x, grid, options, null); }
-
-    gridSampleInto(x, grid, output, options) { this._live(); return this._gridSampleOpts(x, grid, options, checkTensor(output, 'output')); }
 
     _gridSampleOpts(x, grid, options, target) {
       this._live();
@@ -1157,6 +1069,100 @@ function makeApi(loadModule) {
       this._check(M._osw_plan_affine_grid());
       return this._execute(theta, null, target, OP_AFFINE_GRID);
     }
+  }
+
+  class Sampler extends SamplerCore {
+    // How many threads this sampler's calls run on (1: no shared memory here, or one asked
+    // for); 0 once disposed.
+    get threads() {
+      return this._M === null ? 0 : this._threads;
+    }
+
+    // Frees the module instance: every reference to it and to its memory is dropped, so
+    // the garbage collector can take both. Idempotent; later calls throw.
+    dispose() {
+      const M = this._M;
+      if (M !== null && M.oswEnd) M.oswEnd(this);  // the threaded build: its pool's workers end
+      this._M = null;
+      this._blockBuf = this._blockView = this._heapBuf = this._heaps = null;
+      this._small = [0, 0, 0];
+      this._cx = null;
+    }
+
+    // The bytes of wasm memory this sampler's module instance holds (its whole heap, which
+    // only grows while it lives; osw-compat.wasm, once used, lives in it); 0 once disposed.
+    get memoryBytes() {
+      return this._M === null ? 0 : this._M.HEAPU8.buffer.byteLength;
+    }
+
+    // A tensor allocated in wasm memory. Its `data` is a view created afresh on each access
+    // (memory may grow and detach old views); dispose() frees it.
+    tensor(type, dims) {
+      this._live();
+      if (typeof type !== 'string') throw new TypeError(`tensor: type must be a string, got ${describe(type)}`);
+      const info = TYPES[type];
+      if (!info) throw new TypeError(`tensor: unsupported type '${type}'${didYouMean(type, Object.keys(TYPES))}`);
+      const d = checkList(dims, 'tensor: dims', (e, w, i) => {
+        const v = checkInt(e, w, i);
+        if (v < 0) throw new RangeError(`${nameOf(w, i)}: must be non-negative, got ${v}`);
+        return v;
+      });
+      if (d.length > this._maxRank) throw new RangeError(`tensor: rank must be at most ${this._maxRank}, got ${d.length}`);
+      const n = d.reduce((a, b) => a * b, 1);
+      const bytes = n * info.bytes;
+      if (!Number.isSafeInteger(bytes))
+        throw new RangeError(`tensor: [${d.join(', ')}] x ${info.bytes} bytes does not fit in wasm memory`);
+      if (bytes > 0xffffffff && bytes <= this._maxBytes)
+        throw new RangeError(`tensor: needs ${bytes} bytes, more than wasm memory can hold (4 GiB)`);
+      const ptr = this._alloc(bytes, 'tensor');  // over maxBytes: "needs N bytes" with the limit
+      return new WasmTensor(this, type, d, ptr, n);
+    }
+
+    // Loads osw-compat.wasm for the compat modes 'pillow' and 'opencv' (once per program;
+    // each sampler then has its own instance). options: { wasmUrl, wasmBinary }, as
+    // createSampler's, naming osw-compat.wasm. Resolves when the sampler can use them.
+    async loadCompat(options) {
+      this._live();
+      const o = checkOptions(options, 'loadCompat', ['wasmUrl', 'wasmBinary']);
+      const load = {};
+      if (o.wasmBinary !== undefined) load.wasmBinary = wasmBytesOption(o.wasmBinary, 'loadCompat');
+      if (o.wasmUrl !== undefined) load.wasmUrl = wasmUrlOption(o.wasmUrl, 'loadCompat');
+      if (this._cx !== null && load.wasmBinary === undefined && load.wasmUrl === undefined) return;
+      const shared = this._shared(), m = await oswCompatModule(load, shared);
+      const M = this._M;
+      if (M === null) return;  // disposed meanwhile
+      const cx = await oswCompatCodeNow().instantiate(m, M, shared);
+      if (this._M === M) this._cx = cx;
+    }
+
+    run(node, inputs) { return this._runNode(node, inputs, null); }
+
+    // Like run, writing the output into outputs[0]; returns outputs.
+    runInto(node, inputs, outputs) {
+      this._live();
+      if (!Array.isArray(outputs) || outputs.length !== 1)
+        throw new TypeError(`outputs: expected an array of one output tensor, got ${describe(outputs)}`);
+      this._runNode(node, inputs, checkTensor(outputs[0], 'outputs[0]'));
+      return outputs;
+    }
+
+    // Resize with the latest opset's semantics and defaults; options in camelCase.
+    resize(x, options) { return this._resizeOpts(x, options, null); }
+
+    // Like resize, writing into `output` (a tensor of the right type and dims, e.g. from
+    // sampler.tensor()); returns it.
+    resizeInto(x, output, options) { this._live(); return this._resizeOpts(x, options, checkTensor(output, 'output')); }
+
+    // Upsample-9 semantics: nearest (floor) or linear, asymmetric coordinates, scales >= 1.
+    upsample(x, options) { return this._upsampleOpts(x, options, null); }
+
+    upsampleInto(x, output, options) { this._live(); return this._upsampleOpts(x, options, checkTensor(output, 'output')); }
+
+    // GridSample-22 semantics: mode 'linear' | 'nearest' | 'cubic', paddingMode 'zeros' |
+    // 'border' | 'reflection', alignCorners boolean.
+    gridSample(x, grid, options) { return this._gridSampleOpts(x, grid, options, null); }
+
+    gridSampleInto(x, grid, output, options) { this._live(); return this._gridSampleOpts(x, grid, options, checkTensor(output, 'output')); }
 
     // AffineGrid-20 semantics: size is [N, C, H, W] or [N, C, D, H, W], as an array of
     // numbers or bigints or as an int64 tensor; alignCorners boolean (default false).
