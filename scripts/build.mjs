@@ -397,7 +397,8 @@ function underscoreNames(sources) {
   for (const s of sources) for (const m of s.matchAll(/\b_[A-Za-z][A-Za-z0-9_$]*/g)) names.add(m[0]);
   return [...names].sort();
 }
-const browserKeep = underscoreNames([glue, compatCode, loaderMt, workerClient]);
+// (and sampler._M, the module instance, which the browser tests read its heap's use from)
+const browserKeep = underscoreNames([glue, compatCode, loaderMt, workerClient, '_M']);
 await minifyIfChanged(`${browserSource}\n// kept: ${browserKeep.join(' ')}\n`, 'browser.mjs', join(build, 'browser.source.mjs'), async () => {
   const out = await minifyModule('browser.source.mjs', browserSource,
     { filename: 'browser.mjs', url: 'browser.mjs.map', includeSources: true }, banner.trim(), browserKeep);
