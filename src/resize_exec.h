@@ -131,8 +131,8 @@ Status stream_last_two(const ResizePlan& plan, const ResizeStep& st, const Tin* 
   const bool widen_first = kNarrow && ph.out * int64_t(ph.taps) > ph.in;
   if (K > kMaxStreamTaps) return Status::Range("resize: filter too wide to stream");
 #if OSW_HAVE_SIMD
-  // Exact 2x downscaling of both axes before 4 channels (channels-last RGBA): one pass over
-  // each two rows, the same operations in the same order, and no row cache.
+  // Exact 2x downscaling of both axes before 3 or 4 channels (channels-last RGB, RGBA): one
+  // pass over each two rows, the same operations in the same order, and no row cache.
   if constexpr (std::is_same<F, float>::value && std::is_same<T, float>::value &&
                 std::is_same<Tin, float>::value) {
     if (down2x2_rows(pv, ph, true, inner_h, outer_h, src, y, begin, end, block_in, block_mid))

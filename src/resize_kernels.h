@@ -483,35 +483,53 @@ __attribute__((noinline)) inline void down2x2_row(const float* r0, const float* 
   }
 }
 
-// Rows of 4 interleaved channels (channels-last RGBA, h's neighbours 4 elements apart),
-// inner axis first, as the streamed pair StreamLast computes them: each row's pixel pairs
-// blended (0.5 a + 0.5 b), then the two rows (0.5 t0 + 0.5 t1). One pixel per vector.
-__attribute__((noinline)) inline void down2x2_row_c4_inner_first(const float* r0, const float* r1, float* y, int64_t out) {
+// Rows of C = 3 or 4 interleaved channels (channels-last RGB or RGBA, h's neighbours C
+// elements apart), as the streamed pair computes them: with h first (StreamLast) each row's
+// pixel pairs blended (0.5 a + 0.5 b), then the two rows (0.5 t0 + 0.5 t1); with v first
+// (StreamGroup) the rows blended first, then the pixel pairs. One pixel per vector. With
+// C = 3 a vector's fourth lane is the next pixel's first channel, stored before that
+// pixel's own store overwrites it, and the row's last pixel is computed one element early
+// (its loads end at the rows' ends: out >= 2) and stored as its 3 lanes (not past the row,
+// which may be another thread's).
+__attribute__((noinline)) inline void down2x2_row_cx(const float* r0, const float* r1, float* y,
+                                                     int64_t out, int C, bool inner_first) {
+  // The two sums of the first blend: (r0, s1) and (s2, s3); pixel 2j at offset 0, 2j + 1 at C.
+  const float* s1 = inner_first ? r0 + C : r1;
+  const float* s2 = inner_first ? r1 : r0 + C;
+  const float* s3 = r1 + C;
   const v128_t h = wasm_f32x4_splat(0.5f);
-  for (int64_t j = 0; j < out; ++j) {
-    const v128_t t0 = wasm_f32x4_add(wasm_f32x4_mul(h, wasm_v128_load(r0 + 8 * j)),
-                                     wasm_f32x4_mul(h, wasm_v128_load(r0 + 8 * j + 4)));
-    const v128_t t1 = wasm_f32x4_add(wasm_f32x4_mul(h, wasm_v128_load(r1 + 8 * j)),
-                                     wasm_f32x4_mul(h, wasm_v128_load(r1 + 8 * j + 4)));
-    wasm_v128_store(y + 4 * j, wasm_f32x4_add(wasm_f32x4_mul(h, t0), wasm_f32x4_mul(h, t1)));
+  auto pixel = [&](int64_t i) __attribute__((always_inline)) {
+    const v128_t t0 = wasm_f32x4_add(wasm_f32x4_mul(h, wasm_v128_load(r0 + i)), wasm_f32x4_mul(h, wasm_v128_load(s1 + i)));
+    const v128_t t1 = wasm_f32x4_add(wasm_f32x4_mul(h, wasm_v128_load(s2 + i)), wasm_f32x4_mul(h, wasm_v128_load(s3 + i)));
+    return wasm_f32x4_add(wasm_f32x4_mul(h, t0), wasm_f32x4_mul(h, t1));
+  };
+  const int64_t n = C == 4 ? out : out - 1;
+  int64_t i = 0;
+#pragma clang loop unroll(disable)
+  for (float* const e = y + C * n; y < e; y += C, i += 2 * C) wasm_v128_store(y, pixel(i));
+  if (C == 3) {
+    const v128_t v = pixel(i - 1);
+    wasm_v128_store64_lane(y, wasm_i32x4_shuffle(v, v, 1, 2, 3, 3), 0);
+    wasm_v128_store32_lane(y + 2, v, 3);
   }
 }
 
 // The streamed pair's units [begin, end) (output rows of v) of an exact 2x downscale of both
 // axes, when the pair has the shape of one of the kernels above: h innermost with v first
-// (down2x2_row), or h before 4 channels with h first (down2x2_row_c4_inner_first), outer_h
-// 1 and block_in = 2 * block_out elements per row. Returns false, having done nothing,
+// (down2x2_row), or h before 3 or 4 channels in either order (down2x2_row_cx), outer_h 1
+// and block_in = 2 * block_out elements per row. Returns false, having done nothing,
 // otherwise.
 inline bool down2x2_rows(const AxisPlan& pv, const AxisPlan& ph, bool inner_first,
                          int64_t inner_h, int64_t outer_h, const float* src, float* y,
                          int64_t begin, int64_t end, int64_t block_in, int64_t block_out) {
-  if (inner_h != (inner_first ? 4 : 1) || outer_h != 1 || !halves_2x(pv) || !halves_2x(ph))
+  const bool cx = (inner_h == 3 && ph.out >= 2) || inner_h == 4;
+  if (!(cx || (inner_h == 1 && !inner_first)) || outer_h != 1 || !halves_2x(pv) || !halves_2x(ph))
     return false;
   for (int64_t u = begin; u < end; ++u) {
     const int64_t p = u / pv.out, o = u - p * pv.out;
     const float* sp = src + (p * pv.in + 2 * o) * block_in;
     float* yo = y + (p * pv.out + o) * block_out;
-    if (inner_first) down2x2_row_c4_inner_first(sp, sp + block_in, yo, ph.out);
+    if (cx) down2x2_row_cx(sp, sp + block_in, yo, ph.out, int(inner_h), inner_first);
     else down2x2_row(sp, sp + block_in, yo, ph.out);
   }
   return true;

@@ -1125,7 +1125,7 @@ TEST_CASE("resize op: exact 2x float32 downscaling equals whole scalar passes, e
   int cases = 0;
   for (int c = 0; c < 160; ++c) {
     // The last two axes resized, or (c >= 120) the two before a last axis of 1, 3 or 4
-    // channels (channels-last images; 4 takes the RGBA form).
+    // channels (channels-last images; 3 and 4 take the RGB and RGBA form).
     const bool nhwc = c >= 120;
     const int rank = nhwc ? 4 : 2 + c % 3;
     const int v = nhwc ? 1 : rank - 2, hh = v + 1;
