@@ -38,6 +38,8 @@ async function inPage(url) {
     const ws = await createSampler({ worker: true });
     report.threads = ws.threads;
     report.methods = Object.getOwnPropertyNames(ws).filter((k) => typeof ws[k] === 'function').sort();
+    // (the sync sampler's bound methods: browser.mjs's minified private names must not be among them)
+    report.syncMethods = Object.getOwnPropertyNames(sync).filter((k) => typeof sync[k] === 'function').sort();
 
     const bytes = (v) => {
       if (v === null || typeof v !== 'object') return v;
@@ -149,6 +151,9 @@ test(`${LABEL}: the worker API in a page without cross-origin isolation: 1 threa
   assert.equal(r.threads, 1);
   assert.equal(r.clientBefore, false, 'worker-client.mjs is not loaded before a worker sampler is asked for');
   assert.deepEqual(r.methods, ['affineGrid', 'dispose', 'gridSample', 'gridSampleInto', 'imageToTensor', 'letterbox', 'loadCompat', 'resize', 'resizeCrop', 'resizeImage', 'resizeInto', 'run', 'runInto', 'tensorToImageData', 'upsample', 'upsampleInto', 'warpImage']);
+  // the sync sampler binds the same methods and tensor(), and nothing else (its private ones,
+  // whose names the minifier shortened, stay on its prototype chain)
+  assert.deepEqual(r.syncMethods, [...r.methods, 'tensor'].sort());
   assert.deepEqual(r.mismatches, []);
   assert.ok(r.cases >= 40 && r.errorCases >= 10, `${r.cases} cases, ${r.errorCases} errors`);
   assert.deepEqual(r.concurrent, [3, 4, 'RangeError', 6, 7, 8, 'RangeError', 10, 11, 12, 'RangeError', 14]);
