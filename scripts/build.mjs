@@ -111,6 +111,17 @@ function glueFactory() {
     // drops it (about 0.4 kB of browser.mjs gzipped, which the threads option uses).
     ['}instantiateAsync().catch(readyPromiseReject);return{}}', '}return{}}'],
   ]);
+  // No binding takes a string (lastError returns one: bindings/embind.cpp), so std::string's
+  // encoder into wasm memory (its toWireType, with UTF-8's length and encoding, which nothing
+  // else calls) is never run: a stub that says so replaces it (0.4 kB of browser.mjs gzipped).
+  {
+    const from = '"toWireType":function(destructors,value){if(value instanceof ArrayBuffer)';
+    const to = '},"argPackAdvance":8,"readValueFromPointer":simpleReadValueFromPointer,destructorFunction:function(ptr){_free(ptr)}})}function __embind_register_void(';
+    const a = glue.indexOf(from), b = glue.indexOf(to, a);
+    if (a < 0 || glue.indexOf(from, a + 1) >= 0 || b < 0)
+      throw new Error("build: build/osw.mjs's std::string registration is not the one of emcc 3.1.6 (see scripts/build.mjs, glueFactory)");
+    glue = `${glue.slice(0, a)}"toWireType":function(){throwBindingError("onnx-sampling-wasm: no binding of osw.wasm takes a string")}${glue.slice(b + 1)}`;
+  }
   // Embind's type registrations: bindings/embind.cpp registers only the types its bindings
   // use, so the glue carries no coder for the others (std::wstring's UTF-16/UTF-32 coders,
   // emscripten::val's handle table, typed memory views: 0.76 kB of browser.mjs gzipped).
