@@ -110,6 +110,15 @@ function glueFactory() {
     // the glue's own fetching and compiling is dead code: without its one call, the minifier
     // drops it (about 0.4 kB of browser.mjs gzipped, which the threads option uses).
     ['}instantiateAsync().catch(readyPromiseReject);return{}}', '}return{}}'],
+    // The one string type registered is std::string (bindings/embind.cpp's start-up
+    // function), so the decoder's branch for std::basic_string<unsigned char> goes.
+    ['var stdStringIsUTF8=name==="std::string";', 'var stdStringIsUTF8=true;'],
+    // No binding passes a 64-bit integer (embind.cpp), so no invoker's signature has a 'j'
+    // and none goes through the legacy dynCall path (the build has no WASM_BIGINT).
+    ['function makeDynCaller(){if(signature.includes("j")){return getDynCaller(signature,rawFunction)}return getWasmTableEntry(rawFunction)}',
+      'function makeDynCaller(){return getWasmTableEntry(rawFunction)}'],
+    // (the file system's preloading, which this build has not: -sFILESYSTEM=0)
+    ['Module["preloadedImages"]={};Module["preloadedAudios"]={};', ''],
   ]);
   // No binding takes a string (lastError returns one: bindings/embind.cpp), so std::string's
   // encoder into wasm memory (its toWireType, with UTF-8's length and encoding, which nothing
