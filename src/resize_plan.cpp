@@ -264,6 +264,32 @@ static Status build_simd_pairs(int K, const Buffer<int64_t>& window, int64_t lim
   return Status::Ok();
 }
 
+// Finds the triples of blocks in the three-phase form (see AxisPlan::blk_tri): the phases'
+// offsets and weights are those of the middle triple; every triple whose windows, tap
+// counts and weights (bit for bit) match, with its loads inside the input, is marked.
+static Status build_simd_triples(int K, const Buffer<int64_t>& window, int64_t limit, AxisPlan* p) {
+  p->tris = 0;
+  const int64_t n = p->blocks / 3, mid = 12 * (n / 2);
+  if (K != 2 || p->pairs > 0 || n == 0) return Status::Ok();  // (the kernel's case: linear)
+  const int* t = p->tri_t;
+  for (int h = 0; h < 3; ++h) {
+    p->tri_t[h] = static_cast<int>(window[mid + h] - window[mid]);
+    for (int k = 0; k < K; ++k) p->tri_w[h][k] = p->weight_f[(mid + h) * K + k];
+  }
+  if (window[mid] < 0 || t[1] < 0 || t[2] < t[1] || t[2] > 3) return Status::Ok();
+  if (!p->blk_tri.allocate(n, limit)) return out_of_memory("a resize plan", n, limit);
+  for (int64_t q = 0; q < n; ++q) {
+    const int64_t s = window[12 * q];
+    bool ok = s >= 0 && s + t[2] + K + 7 <= p->in;  // the last load ends at s + t + K + 7
+    for (int64_t j = 0, o = 12 * q; ok && j < 12; ++j, ++o)
+      ok = p->count[o] == K && window[o] == s + t[j % 3] + 2 * (j / 3) &&
+           std::memcmp(&p->weight_f[o * K], p->tri_w[j % 3], sizeof(float) * K) == 0;
+    p->blk_tri[q] = ok ? 1 : 0;
+    p->tris += ok ? 1 : 0;
+  }
+  return Status::Ok();
+}
+
 // Builds the innermost-axis SIMD form from the compacted taps and each output's window.
 // A block qualifies when its 4 outputs have windows inside the input (no clamping, no
 // crop, finite weights), within 8 inputs of the first window, and 8 inputs can be loaded.
@@ -308,7 +334,8 @@ static Status build_simd_blocks(const AxisGeometry& g, int K, const Buffer<int64
     p->blocks_dense += dense ? 1 : 0;
   }
   p->blocks = blocks;
-  return build_simd_pairs(K, window, limit, p);
+  OSW_RETURN_IF_ERROR(build_simd_pairs(K, window, limit, p));
+  return build_simd_triples(K, window, limit, p);
 }
 
 Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan* p,
@@ -439,7 +466,7 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
     p->consecutive = Buffer<uint8_t>();  // a reused plan keeps no flags of an earlier one
   }
   p->blocks = 0;
-  p->pairs = p->pairs_d = 0;
+  p->pairs = p->pairs_d = p->tris = 0;
   if (simd_form) OSW_RETURN_IF_ERROR(build_simd_blocks(g, K, window, limit, p));
   return Status::Ok();
 }

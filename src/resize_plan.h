@@ -106,6 +106,16 @@ struct AxisPlan {
   int pair_k0 = 0;
   float pair_w[2][4] = {};
   double pair_wd[2][4] = {};
+  // Triples of blocks 3q .. 3q + 2 (outputs 12q .. 12q + 11) in the three-phase form of 1.5x
+  // upsampling (float, linear: K = 2): output 12q + p + 3j (phase p < 3, j < 4) has its two
+  // taps at s + tri_t[p] + 2j + k (s = index[12q K], tri_t[0] = 0) with the weights
+  // tri_w[p]. Tap k of a phase's 4 outputs is then every second input from s + tri_t[p] + k:
+  // two loads and one fixed shuffle, instead of a swizzle and the block's tables
+  // (resize_pass_inner_simd).
+  Buffer<uint8_t> blk_tri;  // [blocks / 3]: 1 where triple q has the form
+  int64_t tris = 0;         // how many do (0: blk_tri may be empty)
+  int tri_t[3] = {};
+  float tri_w[3][2] = {};
 };
 
 

@@ -563,6 +563,46 @@ TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the 
   }
 }
 
+TEST_CASE("resize kernel: 1.5x linear upsampling takes the three-phase triples, equal to the scalar pass") {
+  // Every 1.5x half_pixel / pytorch_half_pixel axis of 18 or more inputs has triples in its
+  // interior (whose windows, counts and weights repeat every 12 outputs and 8 inputs); the
+  // other modes keep the blocks (asymmetric: every third output is one input, one tap). Bytes equal to the scalar pass with NaN, Inf and
+  // -0.0 in X, on rows whose last element is the input's last (a load past it would leave
+  // the vector: ASan).
+  Rng r(63);
+  int64_t tris = 0;
+  for (CoordMode cm : {CoordMode::HalfPixel, CoordMode::PytorchHalfPixel, CoordMode::Asymmetric,
+                       CoordMode::AlignCorners}) {
+    for (int64_t in = 8; in <= 61; ++in) {
+      ResizeAttrs at;
+      at.mode = ResizeMode::Linear;
+      at.coord = cm;
+      const bool sizes = in % 2 == 0;
+      AxisPlan p;
+      REQUIRE(build_axis_plan(at, sizes ? axis_sizes(in, 3 * in / 2) : axis_scale(in, 1.5f), &p).ok());
+      INFO("coord " << int(cm) << " in " << in << " out " << p.out << " triples " << p.tris << " of " << p.blocks / 3);
+      if (in >= 18 && (cm == CoordMode::HalfPixel || cm == CoordMode::PytorchHalfPixel)) {
+        // all but the first (its first output is clamped) and perhaps the last (whose loads
+        // of 8 inputs from every phase's start would pass the input's end)
+        CHECK(p.tris >= p.blocks / 3 - 2);
+        CHECK(p.tri_t[1] == 1);
+        CHECK(p.tri_t[2] == 2);
+      }
+      tris += p.tris;
+      for (int rep = 0; rep < 2; ++rep) {
+        std::vector<float> x(static_cast<size_t>(in));
+        for (float& v : x) v = float(r.real(-100, 100));
+        for (int s = 0; s < 2; ++s) x[size_t(r.range(0, in - 1))] = r.pick({float(NAN), float(INFINITY), -0.0f});
+        std::vector<float> ys(static_cast<size_t>(p.out)), yv(ys.size());
+        resize_pass_scalar<float, float, float>(x.data(), ys.data(), 1, 1, p, p.weight_f.data());
+        resize_pass_inner_simd(x.data(), yv.data(), 1, p);
+        for (size_t i = 0; i < ys.size(); ++i) REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
+      }
+    }
+  }
+  CHECK(tris > 250);
+}
+
 TEST_CASE("resize kernel: float64 2x upsampling's two-phase pairs equal the scalar pass, in output ranges") {
   // The double inner pass (float64 X, and the integer types that compute in double) takes
   // the pairs where their double weights match (pairs_d; asymmetric: even outputs of one
