@@ -445,26 +445,32 @@ inline int64_t nearest_index(double v, double last, bool zeros) {
   return static_cast<int64_t>(i);
 }
 
-// 2-D nearest with a float32 grid, zeros or border padding: each location's offset (or -1)
-// straight from its grid vector, the arithmetic of plan_location and axis_taps without
-// their general taps and weights. false (nothing done) when a coordinate in the block is
-// NaN: plan_location's NaN tap then applies.
+// 2-D nearest with a float32 grid: each location's offset (or -1) straight from its grid
+// vector, the arithmetic of plan_location and axis_taps without their general taps and
+// weights (reflection: axis_taps itself, one location at a time). false (nothing done) when
+// a coordinate in the block is NaN, or reflects to no single tap of weight 1:
+// plan_location's taps then apply.
 template <typename Off>
 bool nearest_grid_codes(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
                         int64_t j0, int64_t nb, const float* g, const float* x, float* y,
                         Off* off, GridSampleWorkspace* ws) {
   const GridSampleGeometry& geo = plan.geo;
-  if (plan.attrs.mode != GridMode::Nearest || geo.r != 2 ||
-      plan.attrs.padding == PaddingMode::Reflection || plan.attrs.ort)
-    return false;
+  if (plan.attrs.mode != GridMode::Nearest || geo.r != 2 || plan.attrs.ort) return false;
   const bool ac = plan.attrs.align_corners, zeros = plan.attrs.padding == PaddingMode::Zeros;
+  const bool refl = plan.attrs.padding == PaddingMode::Reflection;
   const int64_t h = geo.len[0], w = geo.len[1];
   const double last_h = static_cast<double>(h - 1), last_w = static_cast<double>(w - 1);
+  auto index = [&](double gv, int64_t len, double last) -> int64_t {
+    if (!refl) return nearest_index(gs::unnormalize(gv, len, ac), last, zeros);
+    gs::AxisTaps t;
+    gs::axis_taps(GridMode::Nearest, PaddingMode::Reflection, ac, len, gs::unnormalize(gv, len, ac), &t);
+    return t.count == 1 && t.weight[0] == 1.0 ? t.index[0] : -2;
+  };
   auto one_location = [&](int64_t j) {
     const double gx = static_cast<double>(g[2 * j]), gy = static_cast<double>(g[2 * j + 1]);
     if (gx != gx || gy != gy) return false;
-    const int64_t ix = nearest_index(gs::unnormalize(gx, w, ac), last_w, zeros);
-    const int64_t iy = nearest_index(gs::unnormalize(gy, h, ac), last_h, zeros);
+    const int64_t ix = index(gx, w, last_w), iy = index(gy, h, last_h);
+    if (ix < -1 || iy < -1) return false;
     off[j] = ix < 0 || iy < 0 ? Off(-1) : static_cast<Off>(iy * geo.stride[0] + ix * geo.stride[1]);
     return true;
   };
@@ -477,7 +483,7 @@ bool nearest_grid_codes(const GridSamplePlan& plan, const GridSampleRange& range
   // infinite coordinate (unnormalize() keeps an infinity, where Inf * 0 would be NaN here)
   // takes the scalar rules, as does the last location of an odd block. Only for the int32
   // table (the offsets fit it).
-  constexpr bool kPairs = std::is_same<Off, int32_t>::value;
+  const bool kPairs = std::is_same<Off, int32_t>::value && !refl;
   const v128_t one = wasm_f64x2_splat(1.0), half = wasm_f64x2_splat(0.5);
   const v128_t zero = wasm_f64x2_splat(0.0), lw = wasm_f64x2_splat(last_w), lh = wasm_f64x2_splat(last_h);
   const v128_t len_w = wasm_f64x2_splat(double(w)), len_h = wasm_f64x2_splat(double(h));

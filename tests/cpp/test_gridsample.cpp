@@ -765,14 +765,14 @@ TEST_CASE("gridsample: nearest rounds exact halves to even", "[gridsample]") {
 }
 
 TEST_CASE("gridsample: 2-D nearest on a float32 grid decides every location as plan_location", "[gridsample]") {
-  // A float32 grid with zeros or border padding takes nearest_grid_codes (gridsample.cpp:
-  // two locations at a time in f64x2 lanes where SIMD is built); a float64 grid of the same
-  // values takes plan_location(). Every half and whole pixel from -3 to L + 3 on both axes
-  // (the ties), far and huge values, infinities and NaN, odd counts of locations, axes of
-  // length 1: the same bytes.
+  // A float32 grid takes nearest_grid_codes (gridsample.cpp: with zeros or border padding
+  // two locations at a time in f64x2 lanes where SIMD is built; reflection through
+  // axis_taps); a float64 grid of the same values takes plan_location(). Every half and
+  // whole pixel from -3 to L + 3 on both axes (the ties), far and huge values, infinities
+  // and NaN, odd counts of locations, axes of length 1: the same bytes.
   Rng rng(31);
   for (const Dims& sp : {Dims{1, 1}, Dims{1, 6}, Dims{5, 1}, Dims{4, 7}, Dims{9, 3}}) {
-    for (PaddingMode p : {PaddingMode::Zeros, PaddingMode::Border}) {
+    for (PaddingMode p : {PaddingMode::Zeros, PaddingMode::Border, PaddingMode::Reflection}) {
       for (int align = 0; align < 2; ++align) {
         const Dims xd{1, 2, sp[0], sp[1]};
         Vals x(static_cast<size_t>(count_of(xd)));
