@@ -784,7 +784,7 @@ function makeApi(loadModule) {
 
     // p: Resize parameters from _resizeParams. Returns the output tensor.
     _resize(x, p, target) {
-      if (p.compat) return this._compat(p.attrs[spec.index.compat]).resize(this, this._cx, x, p, target, this._M);
+      if (p.compat) return this._compat(p.attrs[spec.index.compat]).resize(this, this._cx, x, p, target);
       const S = this._S, M = this._M;
       const b = this._begin(OP_RESIZE, x);
       const slots = this._attrSlots, values = p.attrs;

@@ -124,8 +124,8 @@ function oswCompatCode(find, findSync) {
 
   // sampler.resize under a compat mode. cx: the sampler's osw-compat.wasm exports; p:
   // api.js's Resize parameters (axes, sizes or scales; p.compat: what args() returned, with
-  // exactScales: resize()'s scales as given); M: the sampler's module instance.
-  function resize(sampler, cx, x, p, target, M) {
+  // exactScales: resize()'s scales as given).
+  function resize(sampler, cx, x, p, target) {
     const { lib, filter } = p.compat;
     const what = `compat '${lib.name}'`;
     if (x.type !== 'uint8' && x.type !== 'float32')
@@ -178,7 +178,7 @@ function oswCompatCode(find, findSync) {
     // In the sampler's memory: X and Y where they are (its tensors) or copied (sampler._io).
     return sampler._io(x, null, target, { dims: outDims, n: outN }, (xp, gp, yp) => {
       if (!resample) {  // the same shape (a copy, as both libraries make), or nothing
-        M.HEAPU8.copyWithin(yp, xp, xp + yBytes);
+        sampler._M.HEAPU8.copyWithin(yp, xp, xp + yBytes);
         return;
       }
       const status = cx.osw_compat_resize(lib.lib, B === 1 ? 0 : 1, filter, xp, yp, count, inH, inW, channels,

@@ -407,9 +407,9 @@ export const createSampler = api.createSampler;
 export const TENSOR_TYPES = api.TENSOR_TYPES;
 export default { createSampler, TENSOR_TYPES };
 `;
-// Its private property names are shortened (0.15 kB gzipped), all but the names with an
+// Its private property names are shortened (0.13 kB gzipped), all but the names with an
 // underscore that the Emscripten glue (the wasm exports: _osw_*, _malloc, ...) and the files
-// minified on their own that reach into the same objects (compat.mjs: sampler._io, ...;
+// minified on their own that reach into the same objects (compat.mjs: sampler._io, _M;
 // osw-mt.mjs; worker-client.mjs) write, as a property or not. (The list is part of the stamp:
 // a change to one of those files makes browser.mjs again.)
 function underscoreNames(sources) {
