@@ -677,8 +677,7 @@ inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer,
 // in double) in 2x upsampling: the pairs of blocks in the two-phase form (AxisPlan::blk_pair
 // bit 2, weights pair_wd; the even phase's taps up to pair_k0) two outputs of a phase per
 // f64x2 vector, tap k of both one 16-byte load (their windows are neighbours), the phases
-// interleaved by two shuffles; every
-// other output the scalar loop. Each lane is the scalar loop's sum in its order (from tap
+// interleaved by two shuffles; every other output the scalar loop. Each lane is the scalar loop's sum in its order (from tap
 // 0's product; pair_wd equals each output's own weights bit for bit), so the bytes are the
 // scalar loop's. (The scalar inner pass was two thirds of float64 NCHW 3x512^2 -> 1024^2; in
 // V8 now linear 0.41x, cubic 0.50x its time, int32 cubic 0.52x (K at run time: 0.2 kB

@@ -566,9 +566,9 @@ TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the 
 TEST_CASE("resize kernel: 1.5x linear upsampling takes the three-phase triples, equal to the scalar pass") {
   // Every 1.5x half_pixel / pytorch_half_pixel axis of 18 or more inputs has triples in its
   // interior (whose windows, counts and weights repeat every 12 outputs and 8 inputs); the
-  // other modes keep the blocks (asymmetric: every third output is one input, one tap). Bytes equal to the scalar pass with NaN, Inf and
-  // -0.0 in X, on rows whose last element is the input's last (a load past it would leave
-  // the vector: ASan).
+  // other modes keep the blocks (asymmetric: every third output is one input, one tap).
+  // Bytes equal to the scalar pass with NaN, Inf and -0.0 in X, on rows whose last element
+  // is the input's last (a load past it would leave the vector: ASan).
   Rng r(63);
   int64_t tris = 0;
   for (CoordMode cm : {CoordMode::HalfPixel, CoordMode::PytorchHalfPixel, CoordMode::Asymmetric,
@@ -606,9 +606,8 @@ TEST_CASE("resize kernel: 1.5x linear upsampling takes the three-phase triples, 
 TEST_CASE("resize kernel: float64 2x upsampling's two-phase pairs equal the scalar pass, in output ranges") {
   // The double inner pass (float64 X, and the integer types that compute in double) takes
   // the pairs where their double weights match (pairs_d; asymmetric: even outputs of one
-  // tap, pair_k0 = 1); resize_pass picks it, and its
-  // bytes, NaN, Inf and -0 included, are the scalar loop's, for whole rows and for the
-  // output ranges a threaded split gives it.
+  // tap, pair_k0 = 1); resize_pass picks it, and its bytes, NaN, Inf and -0 included, are
+  // the scalar loop's, for whole rows and for the output ranges a threaded split gives it.
   Rng r(63);
   int64_t pairs_seen = 0;
   Buffer<float> strip;
