@@ -19,9 +19,8 @@
 namespace osw {
 
 // n elements of X's type to float, and float back to Y's type (rounded as elem.h stores).
-// float16 and bfloat16 in convert_half.cpp, compiled for speed at -Os (at -Oz the float16
-// resizes took 1.1-1.4x their time); the others in convert.cpp, compiled for size with the
-// cold code around them.
+// In convert.cpp, compiled at -Os (CMakeLists.txt; at -Oz, with the cold code, the float16
+// resizes took 1.1-1.4x their time).
 void widen_to_float(const Float16* x, float* out, int64_t n);
 void narrow_from_float(const float* in, Float16* y, int64_t n);
 void widen_to_float(const BFloat16* x, float* out, int64_t n);

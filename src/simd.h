@@ -54,15 +54,6 @@ struct Vec<double> {
   static inline V mul(V a, V b) { return wasm_f64x2_mul(a, b); }
   static inline V madd(V a, V b, V c) { return wasm_f64x2_add(a, wasm_f64x2_mul(b, c)); }
 };
-
-// f of v's low 64 bits, then of its high 64 bits, stored one after the other: the widening
-// loops' two results per input vector.
-template <typename T, typename Fn>
-__attribute__((always_inline)) inline void store_halves(T* out, v128_t v, Fn f) {
-  wasm_v128_store(out, f(v));
-  wasm_v128_store(out + 16 / sizeof(T), f(wasm_i64x2_shuffle(v, v, 1, 0)));
-}
 #endif
 
 }  // namespace osw
-
