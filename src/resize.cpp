@@ -31,7 +31,7 @@ namespace osw {
 // its taps, with contiguous rows (SIMD over the inner elements) and the innermost axis's
 // shuffle form cheaper than a scalar innermost pass. The last pass writes Y, whatever the
 // order; the others write intermediates (and, when the last two are streamed, one less).
-static double pass_order_cost(const ResizePlan& plan, const int* order) {
+OSW_PLANNING static double pass_order_cost(const ResizePlan& plan, const int* order) {
   int64_t d[kMaxRank];
   for (int a = 0; a < plan.rank; ++a) d[a] = plan.in_dims[a];
   double cost = 0;

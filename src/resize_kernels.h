@@ -198,6 +198,16 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
   v128_t pw[2][4];
   for (int ph = 0; ph < 2; ++ph)
     for (int k = 0; k < 4; ++k) pw[ph][k] = wasm_f32x4_splat(plan.pair_w[ph][k]);
+  // 1.5x linear: the three-phase triples (AxisPlan::blk_tri), 12 outputs with the phases'
+  // weights held in registers, no index or weight loads. Their planned bound (the last
+  // phase's 8 inputs from s + tri_t[2] + 1 inside the input) keeps every 16-byte load of a
+  // pixel inside the row; a triple is taken where an output of the range follows it (C = 3:
+  // the last 16-byte store's 4th lane is that output's, which it then overwrites).
+  const bool tris = std::is_same<Tout, float>::value && plan.tris > 0 && K == 2 &&
+                    weights == plan.weight_f.data();
+  v128_t tw[3][2];
+  for (int h = 0; h < 3; ++h)
+    for (int k = 0; k < 2; ++k) tw[h][k] = wasm_f32x4_splat(plan.tri_w[h][k]);
   const auto load = channels_load<C>;
   for (int64_t p = 0; p < outer; ++p) {
     const float* xp = x + p * in * C;
@@ -211,9 +221,24 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
           o += 7;
           continue;
         }
+        if (tris && o % 12 == 0 && o + 12 < o_end && plan.blk_tri[o / 12]) {
+          const float* s = xp + int64_t(index[o * K]) * C;
+          float* yt = yp + o * C;
+#pragma clang loop unroll(disable)
+          for (int j = 0; j < 4; ++j) {
+            for (int h = 0; h < 3; ++h) {  // output o + 3j + h, phase h
+              const float* t = s + (plan.tri_t[h] + 2 * j) * C;
+              const v128_t v = wasm_f32x4_add(wasm_f32x4_mul(tw[h][0], wasm_v128_load(t)),
+                                              wasm_f32x4_mul(tw[h][1], wasm_v128_load(t + C)));
+              wasm_v128_store(yt + (3 * j + h) * C, v);
+            }
+          }
+          o += 11;
+          continue;
+        }
         if (runs) {
-          // (up to the next pair, where there are pairs)
-          const int64_t stop = pairs ? std::min(o_end, (o | 7) + 1) : o_end;
+          // (up to the next pair or triple, where there are any)
+          const int64_t stop = pairs ? std::min(o_end, (o | 7) + 1) : tris ? std::min(o_end, o - o % 12 + 12) : o_end;
           o = channels_runs<C>(xp, yp, plan, weights, o, stop);
           if (o == o_end) break;
           if (o == stop) { --o; continue; }

@@ -563,7 +563,7 @@ TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the 
   }
 }
 
-TEST_CASE("resize kernel: 1.5x linear upsampling takes the three-phase triples, equal to the scalar pass") {
+TEST_CASE("resize kernel: 1.5x linear upsampling takes the three-phase triples (innermost and channels-last), equal to the scalar pass") {
   // Every 1.5x half_pixel / pytorch_half_pixel axis of 18 or more inputs has triples in its
   // interior (whose windows, counts and weights repeat every 12 outputs and 8 inputs); the
   // other modes keep the blocks (asymmetric: every third output is one input, one tap).
@@ -597,6 +597,26 @@ TEST_CASE("resize kernel: 1.5x linear upsampling takes the three-phase triples, 
         resize_pass_scalar<float, float, float>(x.data(), ys.data(), 1, 1, p, p.weight_f.data());
         resize_pass_inner_simd(x.data(), yv.data(), 1, p);
         for (size_t i = 0; i < ys.size(); ++i) REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
+      }
+      // Channels-last rows (C = 3, 4: the triples of resize_pass_channels), whole and in
+      // output ranges [o0, o1) as threads split them: every element of the range equal to
+      // the scalar pass's, none outside it written (a C = 3 triple ending at o1 would write
+      // the 4th lane of its last 16-byte store into output o1).
+      for (int C : {3, 4}) {
+        std::vector<float> x(static_cast<size_t>(in * C));
+        for (float& v : x) v = float(r.real(-100, 100));
+        for (int s = 0; s < 2; ++s) x[size_t(r.range(0, in * C - 1))] = r.pick({float(NAN), float(INFINITY), -0.0f});
+        for (int rep = 0; rep < 4; ++rep) {
+          const int64_t o0 = rep == 0 ? 0 : r.range(0, p.out - 1);
+          const int64_t o1 = rep == 0 ? p.out : r.range(o0 + 1, p.out);
+          std::vector<float> ys(static_cast<size_t>(p.out * C), 7.0f), yv(ys.size(), 7.0f);
+          Buffer<float> strip;
+          resize_pass_scalar<float, float, float>(x.data(), ys.data(), 1, C, p, p.weight_f.data(), o0, o1);
+          resize_pass<float, float, float>(x.data(), yv.data(), 1, C, p, p.weight_f.data(), &strip,
+                                           kDefaultMaxBytes, o0, o1);
+          INFO("C " << C << " outputs " << o0 << " .. " << o1);
+          for (size_t i = 0; i < ys.size(); ++i) REQUIRE(std::memcmp(&ys[i], &yv[i], sizeof(float)) == 0);
+        }
       }
     }
   }
