@@ -177,7 +177,8 @@ inline void channels_pair8(const float* s, int64_t dt, const v128_t (*pw)[4], fl
 // float rows of C = 3 or 4 interleaved channels (channels-last RGB or RGBA: inner == C), one
 // output's C elements in the lanes of one vector; for C = 3, 3-element loads and stores (a
 // 64-bit and a 32-bit lane), so nothing past a row is touched. Per lane the scalar loop's
-// sum, in its order. Runs of consecutive outputs take channels_runs, and in 2x upsampling
+// sum, in its order. Runs of consecutive outputs take channels_runs, in 1.5x linear
+// upsampling the three-phase triples (below), and in 2x upsampling
 // (linear K = 2, cubic K = 4) the pairs of blocks in the two-phase form channels_pair8
 // (in V8, float32 NHWC 512^2 -> 1024^2, the whole resize: linear C = 3 0.82x, C = 4 0.80x,
 // cubic C = 3 0.73x, C = 4 0.74x the time without them; 0.5 kB gzipped).

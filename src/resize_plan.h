@@ -111,7 +111,8 @@ struct AxisPlan {
   // taps at s + tri_t[p] + 2j + k (s = index[12q K], tri_t[0] = 0) with the weights
   // tri_w[p]. Tap k of a phase's 4 outputs is then every second input from s + tri_t[p] + k:
   // two loads and one fixed shuffle, instead of a swizzle and the block's tables
-  // (resize_pass_inner_simd).
+  // (resize_pass_inner_simd); channels-last rows take the same windows, a pixel per output
+  // (resize_pass_channels).
   Buffer<uint8_t> blk_tri;  // [blocks / 3]: 1 where triple q has the form
   int64_t tris = 0;         // how many do (0: blk_tri may be empty)
   int tri_t[3] = {};
