@@ -99,6 +99,14 @@ struct Lanes<uint8_t, float> {
 };
 
 #if OSW_HAVE_SIMD
+// Each of a table of weights in all 4 lanes (the pairs' pair_w, the triples' tri_w), splat
+// once before a kernel's loop.
+template <int P, int K>
+inline void splat_each(const float (&w)[P][K], v128_t (&v)[P][K]) {
+  for (int p = 0; p < P; ++p)
+    for (int k = 0; k < K; ++k) v[p][k] = wasm_f32x4_splat(w[p][k]);
+}
+
 // One pixel of C = 3 or 4 floats, nothing past it read (C = 3: a 64-bit and a 32-bit lane).
 template <int C>
 inline v128_t channels_load(const float* p) {
@@ -197,8 +205,7 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
                      weights == plan.weight_f.data();
   const bool one = plan.pair_k0 == 1;
   v128_t pw[2][4];
-  for (int ph = 0; ph < 2; ++ph)
-    for (int k = 0; k < 4; ++k) pw[ph][k] = wasm_f32x4_splat(plan.pair_w[ph][k]);
+  splat_each(plan.pair_w, pw);
   // 1.5x linear: the three-phase triples (AxisPlan::blk_tri), 12 outputs with the phases'
   // weights held in registers, no index or weight loads. Their planned bound (the last
   // phase's 8 inputs from s + tri_t[2] + 1 inside the input) keeps every 16-byte load of a
@@ -207,8 +214,7 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
   const bool tris = std::is_same<Tout, float>::value && plan.tris > 0 && K == 2 &&
                     weights == plan.weight_f.data();
   v128_t tw[3][2];
-  for (int h = 0; h < 3; ++h)
-    for (int k = 0; k < 2; ++k) tw[h][k] = wasm_f32x4_splat(plan.tri_w[h][k]);
+  splat_each(plan.tri_w, tw);
   const auto load = channels_load<C>;
   for (int64_t p = 0; p < outer; ++p) {
     const float* xp = x + p * in * C;
@@ -386,16 +392,14 @@ inline void resize_pass_inner_simd_k(const float* x, float* y, int64_t outer,
   // The two-phase pairs (2x upsampling; K = 2 and 4 only, KC known): both phases'
   // weights, splat once.
   v128_t pw[2][4];
-  for (int ph = 0; ph < 2; ++ph)
-    for (int k = 0; k < 4; ++k) pw[ph][k] = wasm_f32x4_splat(plan.pair_w[ph][k]);
+  splat_each(plan.pair_w, pw);
   const uint8_t* pair = KC > 0 && plan.pairs > 0 ? plan.blk_pair.data() : nullptr;
   // The three-phase triples (1.5x upsampling, linear: KC = 2; AxisPlan::blk_tri), a run of
   // them in one loop with the phases' weights splat once (a float store may alias
   // plan.tri_w, so the weights were loaded again for every triple): 0.85-0.90x the time.
   const uint8_t* tri = KC == 2 && plan.tris > 0 ? plan.blk_tri.data() : nullptr;
   v128_t tw[3][2];
-  for (int h = 0; h < 3; ++h)
-    for (int k = 0; k < 2; ++k) tw[h][k] = wasm_f32x4_splat(plan.tri_w[h][k]);
+  splat_each(plan.tri_w, tw);
   for (int64_t p = 0; p < outer; ++p) {
     const float* xp = x + p * in;
     float* yp = y + p * out;
