@@ -427,7 +427,13 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   // e = out_elems / units contiguous elements of Y (resize.h, ResizeStep), so the part
   // [b, b2) of the units writes elements [b * e, b2 * e), here shifted to the buffer's start.
   // uint8 (lay.parts) has no widening step: its steps read X itself and write float.
-  constexpr int64_t kConvertPart = int64_t(1) << 15;
+  // 2^17 elements (512 kB of float, 1 MB of double): a streamed step computes again the
+  // rows its first outputs share with the part before, so parts of 2^15 elements (32 rows
+  // of 1024) cost 3 more inner-pass rows per 16 in cubic 2x upsampling; in alternation
+  // against 2^15 (two runs): int32 and uint16 cubic 1x3x512² -> 1024² 0.91-0.93x the time,
+  // uint8 0.89-0.99x, float16/bfloat16 cubic 0.93-0.97x, uint8 RGB cubic antialias 1080p
+  // -> 540p 0.92-0.96x; 2^16 left int32/uint16 1.05-1.08x slower than 2^17, 2^18 was no faster.
+  constexpr int64_t kConvertPart = int64_t(1) << 17;
   const int s0 = lay.convert ? 1 : 0;
   RunLayout f = lay;
   f.convert = false;
@@ -449,13 +455,16 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   }
   const int64_t units = step_units(plan, lay, s), per_unit = plan.out_elems / units;
   const int64_t es = dtype_size(lay.convert_to);
-  // (At least 16 units where they are rows of up to 2^15 elements: a streamed step starts
+  // (At least 16 units where they are rows of up to 2^17 elements: a streamed step starts
   // its row cache again for every part, and 4-row parts of a 1080p RGBA cubic upsampling
   // computed 2.5x the inner pass's rows: 36 ms against 23 ms with 16.)
-  const int64_t part = std::max<int64_t>({int64_t(1), kConvertPart / per_unit,
-                                          std::min<int64_t>(16, (kConvertPart << 4) / per_unit)});
-  // Sized by the step, not by the range: the same for every split (under a small maxBytes
-  // a run fails or succeeds alike on any thread count).
+  // Under a small maxBytes (createSampler({ maxBytes })), smaller parts down to one unit
+  // rather than a failed call. Sized by the step, not by the range: the same for every
+  // split (under a small maxBytes a run fails or succeeds alike on any thread count).
+  const int64_t part = std::max<int64_t>(
+      1, std::min<int64_t>(plan.opts.max_bytes / (per_unit * es),
+                           std::max<int64_t>(kConvertPart / per_unit,
+                                             std::min<int64_t>(16, (kConvertPart << 4) / per_unit))));
   const int64_t bytes = std::min(part, units) * per_unit * es;
   if (ws->wide.size() < bytes && !ws->wide.allocate(bytes, plan.opts.max_bytes))
     return out_of_memory("Y part as float", bytes, plan.opts.max_bytes);

@@ -203,6 +203,86 @@ TEST_CASE("types: Resize on every type matches the reference") {
   check_type<BFloat16>(20);
 }
 
+namespace {
+
+// A float16/bfloat16 run is the float32 run of the widened values, each output narrowed
+// once (resize.cpp's run_converted): its last step writes Y in parts of up to 2^17
+// elements, under a small maxBytes smaller ones. Outputs of several parts (and with
+// small_limit > 0, under that limit too) must equal the float32 run narrowed, bit for bit.
+template <typename T>
+void check_parts(const int64_t* dims, const int64_t* out, int rank, ResizeMode mode, bool aa,
+                 int64_t small_limit = 0) {
+  ResizeAttrs at;
+  at.mode = mode;
+  at.antialias = aa;
+  ResizeInputs in;
+  in.has_sizes = true;
+  in.n_axes = rank;
+  int64_t n = 1, m = 1;
+  for (int a = 0; a < rank; ++a) {
+    in.sizes[a] = out[a];
+    n *= dims[a];
+    m *= out[a];
+  }
+  REQUIRE(m > (int64_t(1) << 18));  // three parts of 2^17 or more
+  std::mt19937_64 g(static_cast<uint64_t>(m + n));
+  std::uniform_real_distribution<float> d(-4.0f, 4.0f);
+  std::vector<T> x(static_cast<size_t>(n));
+  std::vector<float> xf(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = ElemTraits<T>::store(d(g));
+    xf[i] = ElemTraits<T>::load(x[i]);  // exact
+  }
+  ResizePlan pf;
+  REQUIRE(resize_plan(at, in, rank, dims, &pf).ok());
+  std::vector<float> yf(static_cast<size_t>(m));
+  REQUIRE(run_plan(pf, DType::Float32, xf.data(), yf.data()).ok());
+  for (const int64_t limit : {kDefaultMaxBytes, small_limit}) {
+    if (limit == 0) continue;
+    ResizeOptions o;
+    o.max_bytes = limit;
+    o.type = ElemTraits<T>::kType;
+    ResizePlan p;
+    REQUIRE(resize_plan(at, in, rank, dims, &p, o).ok());
+    std::vector<T> y(static_cast<size_t>(m), ElemTraits<T>::store(12345.0f));
+    TensorView xv = osw_test::view(o.type, rank, dims, x.data());
+    TensorView yv = osw_test::view(o.type, rank, out, y.data());
+    ResizeWorkspace ws;
+    INFO(dtype_name(o.type) << " mode " << int(mode) << " antialias " << aa << " limit " << limit);
+    const Status st = resize_execute(p, xv, &yv, &ws);
+    INFO(st.message);
+    REQUIRE(st.ok());
+    CHECK(ws.wide.size() <= limit);
+    if (limit == small_limit) CHECK(ws.wide.size() > limit / 2);  // the parts cut to the limit
+    int64_t bad = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      const T want = ElemTraits<T>::store(yf[size_t(i)]);
+      if (std::memcmp(&want, &y[size_t(i)], sizeof(T)) != 0 && bad++ == 0) {
+        INFO("first difference at element " << i);
+        CHECK(false);
+      }
+    }
+    CHECK(bad == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("types: float16 and bfloat16 runs in parts equal the float32 run narrowed", "[types]") {
+  const int64_t planes[4] = {1, 2, 260, 300}, up[4] = {1, 2, 521, 700};
+  const int64_t big[4] = {1, 2, 800, 900}, down[4] = {1, 2, 400, 367};
+  const int64_t hwc[3] = {200, 150, 3}, hwc_up[3] = {480, 377, 3};
+  check_parts<Float16>(planes, up, 4, ResizeMode::Linear, false);
+  check_parts<Float16>(planes, up, 4, ResizeMode::Cubic, false);
+  check_parts<BFloat16>(planes, up, 4, ResizeMode::Cubic, false);
+  check_parts<Float16>(big, down, 4, ResizeMode::Cubic, true);
+  check_parts<BFloat16>(hwc, hwc_up, 3, ResizeMode::Linear, false);
+  // A small X to a large Y: X as float and the tables fit in 256 kB, a part of 2^17 floats
+  // does not; it is cut to fewer rows.
+  const int64_t small[4] = {1, 1, 64, 64}, large[4] = {1, 1, 600, 700};
+  check_parts<Float16>(small, large, 4, ResizeMode::Cubic, false, int64_t(1) << 18);
+}
+
 TEST_CASE("types: bool resize") {
   ResizeAttrs at;
   at.mode = ResizeMode::Linear;
