@@ -37,11 +37,20 @@ before(async () => {
   pages = mkdtempSync(join(tmpdir(), 'osw-threads-pages-'));
   writeFileSync(join(pages, 'worker.mjs'), `
     import { createSampler } from '/pkg/dist/browser.mjs';
+    // Each step reported as it is reached, so that a worker that never answers (seen once in
+    // Firefox under load: the page's evaluate timed out after 180 s) says where it stopped.
+    const step = (s) => postMessage({ step: s });
+    self.addEventListener('unhandledrejection', (e) => step('unhandled rejection: ' + (e.reason && e.reason.stack || e.reason)));
+    step('imported');
     const one = await createSampler({ threads: 1 });
+    step('createSampler({ threads: 1 }) resolved');
     const two = await createSampler({ threads: 2 });
+    step('createSampler({ threads: 2 }) resolved, threads ' + two.threads);
     const x = { type: 'float32', dims: [1, 3, 300, 400], data: new Float32Array(360000).map((_, i) => Math.sin(i * 0.01) * 50) };
     const a = one.resize(x, { scales: [1, 1, 1.5, 1.5], mode: 'cubic' }).data;
+    step('resize on 1 thread returned');
     const b = two.resize(x, { scales: [1, 1, 1.5, 1.5], mode: 'cubic' }).data;
+    step('resize on 2 threads returned');
     let same = a.length === b.length;
     for (let i = 0; same && i < a.length; i++) same = Object.is(a[i], b[i]);
     postMessage({ isolated: self.crossOriginIsolated, threads: two.threads, same, n: a.length });
@@ -202,8 +211,16 @@ async function isolatedPage(t, b, expectSab) {
     // a module worker of the isolated page is isolated too and gets its threads
     const worker = await page.evaluate(() => new Promise((resolve) => {
       const wk = new Worker('/pages/worker.mjs', { type: 'module' });
-      wk.onmessage = (e) => { resolve(e.data); wk.terminate(); };
-      wk.onerror = (e) => resolve({ error: e.message || 'worker error' });
+      const steps = [];
+      const t0 = performance.now();
+      const timer = setTimeout(() => resolve({ error: `no answer from the module worker in 90 s; its steps: ${steps.join('; ') || 'none'}` }), 90000);
+      wk.onmessage = (e) => {
+        if (e.data.step) { steps.push(`${e.data.step} (${Math.round(performance.now() - t0)} ms)`); return; }
+        clearTimeout(timer);
+        resolve(e.data);
+        wk.terminate();
+      };
+      wk.onerror = (e) => { clearTimeout(timer); resolve({ error: `${e.message || 'worker error'}; its steps: ${steps.join('; ')}` }); };
     }));
     assert.ok(!worker.error, worker.error);
     assert.deepEqual(worker, { isolated: true, threads: expectSab ? 2 : 1, same: true, n: 3 * 450 * 600 });
