@@ -458,13 +458,11 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   // (At least 16 units where they are rows of up to 2^17 elements: a streamed step starts
   // its row cache again for every part, and 4-row parts of a 1080p RGBA cubic upsampling
   // computed 2.5x the inner pass's rows: 36 ms against 23 ms with 16.)
+  int64_t part = std::max<int64_t>(kConvertPart / per_unit, std::min<int64_t>(16, (kConvertPart << 4) / per_unit));
   // Under a small maxBytes (createSampler({ maxBytes })), smaller parts down to one unit
   // rather than a failed call. Sized by the step, not by the range: the same for every
   // split (under a small maxBytes a run fails or succeeds alike on any thread count).
-  const int64_t part = std::max<int64_t>(
-      1, std::min<int64_t>(plan.opts.max_bytes / (per_unit * es),
-                           std::max<int64_t>(kConvertPart / per_unit,
-                                             std::min<int64_t>(16, (kConvertPart << 4) / per_unit))));
+  part = std::max<int64_t>(1, std::min<int64_t>(part, plan.opts.max_bytes / (per_unit * es)));
   const int64_t bytes = std::min(part, units) * per_unit * es;
   if (ws->wide.size() < bytes && !ws->wide.allocate(bytes, plan.opts.max_bytes))
     return out_of_memory("Y part as float", bytes, plan.opts.max_bytes);
