@@ -43,18 +43,80 @@ function oswLoadThreaded(h) {
     });
   }
   return compiled.then((wasmModule) => new Promise((resolve, reject) => {
-    h.factory({
+    // A pool worker that cannot start (its script missing or blocked, or its load failing
+    // inside it) would leave the glue waiting for it forever, and in Node its 'error' event
+    // would be an uncaught exception: it rejects the load instead (oswPoolWatch).
+    let workers = [], unwatch = () => {};
+    const fail = (e) => {
+      unwatch();
+      M.oswWorkerError = () => true;  // this pool is dropped: its other workers' errors go unheard
+      for (const w of workers) w.terminate();
+      reject(e);
+    };
+    const M = {
       oswPoolSize: Math.min(h.threads, 64) - 1,  // var pthreadPoolSize = Module.oswPoolSize (CMakeLists.txt); the core runs at most 64 (kMaxThreads)
       mainScriptUrlOrBlob: h.mainScript,     // what each pool worker loads
       instantiateWasm(imports, receiveInstance) {
-        WebAssembly.instantiate(wasmModule, imports).then((instance) => receiveInstance(instance, wasmModule), reject);
+        WebAssembly.instantiate(wasmModule, imports).then((instance) => receiveInstance(instance, wasmModule)).catch(fail);
         return {};
       },
       locateFile: (f) => (/\.worker\.js$/.test(f) ? h.workerScript : f),
       print() {},
       printErr() {},
-    }).then(resolve, reject);
+    };
+    let ready;
+    try {
+      ready = h.factory(M);  // creates the pool's workers (M.PThread), then loads them
+    } catch (e) {
+      fail(oswPoolError(h, e && e.message, e));  // e.g. a Worker refused at once
+      return;
+    }
+    workers = M.PThread.unusedWorkers.slice();
+    unwatch = oswPoolWatch(M, workers, h, fail);
+    ready.then((m) => { unwatch(); resolve(m); }, fail);
   })).then((M) => oswThreadedReady(M, h));
+}
+
+function oswPoolError(h, detail, cause) {
+  if (detail) detail = String(detail).replace(/\.$/, '');  // WebKit's "The operation is insecure."
+  const e = new Error(`onnx-sampling-wasm: a worker of the thread pool did not start (${h.workerScript}): ` +
+    `${detail || 'its script did not load (not served beside the entry, or refused by a Content-Security-Policy worker-src?)'}. ${OSW_MT_NOTE}`);
+  if (cause !== undefined) e.cause = cause;
+  return e;
+}
+
+// Until the pool has loaded, a worker's error (Node: its 'error' event; browsers: the Worker's
+// error event, e.g. its script not found or refused) or its report that its load failed
+// ({ cmd: 'oswFailed' }, posted by the worker's script, scripts/build.mjs) calls
+// fail(Error). The glue's own handler of a worker's error (set once the wasm is instantiated)
+// asks M.oswWorkerError first and throws only when there is none (scripts/build.mjs edits
+// it), so an error while loading is reported once, as the rejection. Returns the function
+// that stops watching (called once the pool has loaded: later errors are the glue's again,
+// or has failed).
+function oswPoolWatch(M, workers, h, fail) {
+  let done = false;
+  const onError = (e) => {
+    if (done) return;
+    done = true;
+    fail(oswPoolError(h, e && e.message, e));
+  };
+  const onMessage = (m) => {
+    const d = h.node ? m : m.data;
+    if (d && d.cmd === 'oswFailed') onError({ message: `its load failed: ${d.text}` });
+  };
+  M.oswWorkerError = (e) => { onError(e); return true; };
+  for (const w of workers) {
+    if (h.node) { w.on('error', onError); w.on('message', onMessage); }
+    else { w.addEventListener('error', onError); w.addEventListener('message', onMessage); }
+  }
+  return () => {
+    done = true;
+    delete M.oswWorkerError;
+    for (const w of workers) {
+      if (h.node) { w.off('error', onError); w.off('message', onMessage); }
+      else { w.removeEventListener('error', onError); w.removeEventListener('message', onMessage); }
+    }
+  };
 }
 
 function oswThreadedReady(M, h) {

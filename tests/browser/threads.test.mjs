@@ -10,6 +10,9 @@
 // - A page served without those headers is not isolated: createSampler({ threads: 4 }) runs on
 //   one thread without an error, the threaded build's files are never requested, and the
 //   conformance cases pass. No page errors, no console errors.
+// - A pool that cannot start: an isolated page whose CSP has worker-src 'none' gets a clear
+//   Error from createSampler({ threads: 4 }) (it used to wait forever), and threads: 1 still
+//   works; a pool worker told to load a glue that is not there reports it to the page.
 // - WebKitGTK (Debian's 2.50) makes the page cross-origin isolated but does not expose
 //   SharedArrayBuffer there: the GLib ports of WebKit leave JavaScriptCore's useSharedArrayBuffer
 //   option off (WebKit bug 317847, "[GLIB] Enable SharedArrayBuffer in GLib-backed WebKit",
@@ -31,7 +34,7 @@ const ARRAYS = {
   Int32Array, Uint32Array, BigInt64Array, BigUint64Array,
 };
 
-let isolated, plain, browser, pages;
+let isolated, plain, refused, browser, pages;
 before(async () => {
   // a module worker for the isolated page, beside the package
   pages = mkdtempSync(join(tmpdir(), 'osw-threads-pages-'));
@@ -60,12 +63,15 @@ before(async () => {
   const mounts = [['/pkg/', packageDir()], ['/pages/', pages]];
   isolated = await startStaticServer(mounts, { errorHook: true, headers: ISOLATION_HEADERS });
   plain = await startStaticServer(mounts, { errorHook: true });
+  // isolated, but its Content-Security-Policy refuses every worker: the pool's cannot start
+  refused = await startStaticServer(mounts, { errorHook: true, headers: { ...ISOLATION_HEADERS, 'Content-Security-Policy': "worker-src 'none'" } });
   browser = await openBrowser();
 });
 after(async () => {
   await browser?.close();
   await isolated?.close();
   await plain?.close();
+  await refused?.close();
   if (pages) rmSync(pages, { recursive: true, force: true });
 });
 
@@ -270,6 +276,84 @@ test(`${LABEL}: a page that is not cross-origin isolated runs createSampler({ th
     assert.deepEqual(plain.requests.filter(([, u]) => /osw-mt|osw-compat-mt/.test(u)), [], 'no file of the threaded build was requested');
     for (const c of res.compat) assert.ok(!c.error && c.same, `compat ${c.name}: ${c.error || 'other bytes'}`);
     t.diagnostic(`${LABEL}: not isolated (SharedArrayBuffer ${res.sab ? 'exists' : 'does not exist'}): threads ${res.threads}`);
+  } finally {
+    await page.close();
+  }
+});
+
+async function refusedPage(t, b) {
+  const page = await b.newPage();
+  try {
+    await page.goto(refused.url + BLANK_PAGE);
+    const res = await page.evaluate(async () => {
+      const { createSampler } = await import('/pkg/dist/browser.mjs');
+      const out = { isolated: globalThis.crossOriginIsolated, sab: typeof SharedArrayBuffer };
+      const t0 = performance.now();
+      out.many = await Promise.race([
+        createSampler({ threads: 4 }).then((s) => ({ threads: s.threads }), (e) => ({ error: `${e.constructor.name}: ${e.message}` })),
+        new Promise((r) => setTimeout(() => r({ error: 'createSampler({ threads: 4 }) did not settle within 30 s' }), 30000)),
+      ]);
+      out.ms = Math.round(performance.now() - t0);
+      const one = await createSampler({ threads: 1 });
+      out.one = { threads: one.threads, y: Array.from(one.resize({ type: 'float32', dims: [2], data: new Float32Array([1, 3]) }, { scales: [2], mode: 'linear' }).data) };
+      one.dispose();
+      await new Promise((r) => setTimeout(r, 200));  // late errors of the dropped workers
+      return out;
+    });
+    t.diagnostic(`${LABEL} ${b.version}: ${JSON.stringify(res)}`);
+    assert.deepEqual(res.one, { threads: 1, y: [1, 1.5, 2.5, 3] });
+    if (res.sab !== 'function') {
+      // WebKitGTK: isolated without SharedArrayBuffer (see the top): one thread, no worker asked for
+      assert.deepEqual(res.many, { threads: 1 });
+    } else {
+      assert.ok(res.many.error, `createSampler({ threads: 4 }) resolved (${JSON.stringify(res.many)}) although no worker may start`);
+      assert.match(res.many.error, /^Error: onnx-sampling-wasm: a worker of the thread pool did not start \(http:\/\/127\.0\.0\.1:\d+\/pkg\/dist\/osw-mt\.mjs\): .*[^.]\. \(This was the threaded build, for createSampler\(\{ threads \}\): osw-mt\.wasm and, in browsers, osw-mt\.mjs go beside browser\.mjs; or ask for threads: 1\.\)$/);
+    }
+    // the browser's own report of the refusal is expected (Firefox's driver gives it as a page
+    // error); any other error, e.g. an exception thrown from a handler of the pool, is not
+    const errors = await page.errors();
+    assert.deepEqual(errors.filter((e) => !/Content-Security-Policy|Content Security Policy|CSP violation/.test(e)), [], 'no error but the refusal');
+  } finally {
+    await page.close();
+  }
+}
+
+test(`${LABEL}: a cross-origin isolated page whose Content-Security-Policy refuses workers gets one clear Error from createSampler({ threads: 4 }) instead of a wait forever; threads: 1 still works` +
+  (ENGINE === 'webkit' ? ' (WebKitGTK: also with JSC_useSharedArrayBuffer=1)' : ''), async (t) => {
+  await refusedPage(t, browser);
+  if (ENGINE !== 'webkit') return;
+  process.env.JSC_useSharedArrayBuffer = '1';
+  const withSab = await openBrowser();
+  delete process.env.JSC_useSharedArrayBuffer;
+  try {
+    await refusedPage(t, withSab);
+  } finally {
+    await withSab.close();
+  }
+});
+
+// The pool worker's side of the same contract: a worker of osw-mt.mjs whose load fails inside
+// it (here: told to import a glue that is not there) reports it ({ cmd: 'oswFailed' }, which
+// the page's loader turns into the rejection) instead of leaving the page waiting.
+test(`${LABEL}: a pool worker whose load fails reports it to the page`, async (t) => {
+  const page = await browser.newPage();
+  try {
+    await page.goto(isolated.url + BLANK_PAGE);
+    const res = await page.evaluate(() => new Promise((resolve) => {
+      if (typeof SharedArrayBuffer !== 'function') return resolve({ skipped: 'no SharedArrayBuffer' });
+      const wk = new Worker('/pkg/dist/osw-mt.mjs', { type: 'module', name: 'osw-pthread' });
+      const timer = setTimeout(() => resolve({ error: 'no report within 20 s' }), 20000);
+      wk.onmessage = (e) => { clearTimeout(timer); wk.terminate(); resolve({ data: e.data }); };
+      wk.onerror = (e) => { clearTimeout(timer); wk.terminate(); resolve({ error: `error event: ${e.message}` }); };
+      const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+      wk.postMessage({ cmd: 'load', urlOrBlob: '/pkg/dist/no-such-glue.mjs', wasmMemory: memory, wasmModule: null });
+    }));
+    if (res.skipped) return t.diagnostic(`${LABEL}: ${res.skipped} in an isolated page (see above); nothing to load`);
+    assert.ok(!res.error, res.error);
+    assert.equal(res.data.cmd, 'oswFailed');
+    assert.match(res.data.text, /no-such-glue\.mjs|import|module/i, 'the text says what failed');
+    t.diagnostic(`${LABEL}: the worker reported: ${res.data.text}`);
+    assert.deepEqual((await page.errors()).filter((e) => !/no-such-glue/.test(e)), []);
   } finally {
     await page.close();
   }

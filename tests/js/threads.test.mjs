@@ -14,6 +14,8 @@
 // - Two Node worker_threads at once, each with its own threaded sampler, against the
 //   single-thread results of the main thread.
 // - Options: threads' checks and messages, "did you mean", sampler.threads, the default.
+// - Files: a missing osw-mt.wasm, and a pool worker that cannot start (its script missing),
+//   are one clear rejection each (not an uncaught exception, not a wait forever).
 // - The pool: dispose() ends its workers; a script that used a threaded sampler (CommonJS and
 //   ES module, disposed or not) exits by itself with code 0; a dropped sampler's workers end
 //   when it is garbage collected.
@@ -56,6 +58,8 @@ function caseSeed(family, i) {
   return h;
 }
 const prod = (d) => d.reduce((a, b) => a * b, 1);
+// p, or a rejection naming what did not settle within ms
+const within = (p, ms, what) => Promise.race([p, new Promise((_, rej) => setTimeout(() => rej(new Error(`${what}: not within ${ms} ms`)), ms).unref())]);
 
 // Random data of a type, from the case's generator (NaN and infinities in float types now and then).
 const ARRAYS = {
@@ -397,6 +401,41 @@ test('a missing osw-mt.wasm is one clear Error naming the file and the fix; thre
   }
 });
 
+test('a pool worker that cannot start (its script missing) is one clear Error, not an uncaught exception nor a wait forever; the worker API and threads: 1 still work', async () => {
+  // a copy of the package's dist/ without the pool workers' script; its worker_threads fail
+  // at once with MODULE_NOT_FOUND ('error' events, which used to be thrown from the glue's
+  // handler: the process crashed)
+  const dir = mkdtempSync(join(tmpdir(), 'osw-threads-dist-'));
+  const uncaught = [];
+  const onUncaught = (e) => uncaught.push(e);
+  process.on('uncaughtException', onUncaught);
+  try {
+    cpSync(dirname(ENTRY), dir, { recursive: true });
+    rmSync(join(dir, 'osw-mt-node.worker.js'));
+    const { createSampler: create } = await import(pathToFileURL(join(dir, 'index.mjs')).href);
+    const expected = (e) => e.constructor === Error &&
+      e.message.startsWith(`onnx-sampling-wasm: a worker of the thread pool did not start (${join(dir, 'osw-mt-node.worker.js')}): Cannot find module`) &&
+      e.message.endsWith('(This was the threaded build, for createSampler({ threads }): osw-mt.wasm and, in browsers, osw-mt.mjs go beside browser.mjs; or ask for threads: 1.)') &&
+      e.cause instanceof Error && e.cause.code === 'MODULE_NOT_FOUND';
+    for (const threads of [2, 4]) await assert.rejects(() => within(create({ threads }), 20_000, `createSampler({ threads: ${threads} })`), expected);
+    // the worker API: its worker's sampler fails the same way, as the rejection of its creation
+    await assert.rejects(() => within(create({ worker: true, threads: 3 }), 20_000, 'createSampler({ worker: true, threads: 3 })'),
+      (e) => /^onnx-sampling-wasm: a worker of the thread pool did not start \(.*osw-mt-node\.worker\.js\): Cannot find module/.test(e.message));
+    const one = await create({ threads: 1 });
+    assert.equal(one.threads, 1);
+    one.dispose();
+    await new Promise((r) => setTimeout(r, 200));  // any late 'error' of the dropped workers
+    assert.deepEqual(uncaught.map(String), [], 'no uncaught exception');
+    cpSync(join(dirname(ENTRY), 'osw-mt-node.worker.js'), join(dir, 'osw-mt-node.worker.js'));
+    const two = await create({ threads: 2 });  // the failure was not kept
+    assert.equal(two.threads, 2);
+    two.dispose();
+  } finally {
+    process.off('uncaughtException', onUncaught);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 // ---------------------------------------------------------------- the pool's lifetime
 
 // The pool's workers (Node worker_threads) of a live threaded sampler, and promises of their exits.
@@ -404,7 +443,6 @@ function poolExits(sampler) {
   const workers = sampler._M.oswWorkers();
   return { count: workers.length, exits: Promise.all(workers.map((w) => new Promise((r) => w.once('exit', r)))) };
 }
-const within = (p, ms, what) => Promise.race([p, new Promise((_, rej) => setTimeout(() => rej(new Error(`${what}: not within ${ms} ms`)), ms).unref())]);
 
 test('dispose() terminates the pool\'s workers', async () => {
   const s = await createSampler({ threads: 3 });
