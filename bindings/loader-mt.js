@@ -79,6 +79,7 @@ function oswLoadThreaded(h) {
 
 function oswPoolError(h, detail, cause) {
   if (detail) detail = String(detail).replace(/\.$/, '');  // WebKit's "The operation is insecure."
+  if (cause && cause.code === 'ERR_ACCESS_DENIED' && !/--allow-worker/.test(detail)) detail += " (Node's permission model: run with --allow-worker)";
   const e = new Error(`onnx-sampling-wasm: a worker of the thread pool did not start (${h.workerScript}): ` +
     `${detail || 'its script did not load (not served beside the entry, or refused by a Content-Security-Policy worker-src?)'}. ${OSW_MT_NOTE}`);
   if (cause !== undefined) e.cause = cause;
@@ -96,6 +97,7 @@ function oswPoolError(h, detail, cause) {
 function oswPoolWatch(M, workers, h, fail) {
   let done = false;
   const onError = (e) => {
+    if (e && typeof e.preventDefault === 'function') e.preventDefault();  // handled: the rejection says it
     if (done) return;
     done = true;
     fail(oswPoolError(h, e && e.message, e));

@@ -214,21 +214,42 @@ async function isolatedPage(t, b, expectSab) {
     for (const c of res.compat) assert.ok(!c.error && c.same, `compat ${c.name}: ${c.error || 'threads gave other bytes'}`);
     const compatMt = isolated.requests.filter(([status, u]) => status === 200 && u.endsWith('osw-compat-mt.wasm'));
     assert.equal(compatMt.length, expectSab && compat ? 1 : 0, expectSab ? 'osw-compat-mt.wasm was fetched once, for the threaded sampler' : 'no osw-compat-mt.wasm without threads');
-    // a module worker of the isolated page is isolated too and gets its threads
-    const worker = await page.evaluate(() => new Promise((resolve) => {
-      const wk = new Worker('/pages/worker.mjs', { type: 'module' });
-      const steps = [];
-      const t0 = performance.now();
-      const timer = setTimeout(() => resolve({ error: `no answer from the module worker in 90 s; its steps: ${steps.join('; ') || 'none'}` }), 90000);
-      wk.onmessage = (e) => {
-        if (e.data.step) { steps.push(`${e.data.step} (${Math.round(performance.now() - t0)} ms)`); return; }
-        clearTimeout(timer);
-        resolve(e.data);
-        wk.terminate();
+    // a module worker of the isolated page is isolated too and gets its threads. Firefox: a
+    // worker's `new Worker()` (here: of its sampler's thread pool) now and then never returns
+    // under load, its timers stopped too (bindings/worker-client.js, whose worker API starts
+    // a new worker then): a worker that stalls there, after 'createSampler({ threads: 1 })
+    // resolved' and before the threaded sampler resolves, is ended and started again, at most
+    // twice, and the test says so. A stall anywhere else, or in another browser, fails.
+    const worker = await page.evaluate((retryPoolStart) => new Promise((resolve) => {
+      const stalls = [];
+      const start = () => {
+        const wk = new Worker('/pages/worker.mjs', { type: 'module' });
+        const steps = [];
+        const t0 = performance.now();
+        let timer;
+        const arm = () => { clearTimeout(timer); timer = setTimeout(stalled, 30000); };
+        const stalled = () => {
+          wk.terminate();
+          stalls.push(steps.join('; ') || 'none');
+          const inPoolStart = /createSampler\(\{ threads: 1 \}\) resolved \(\d+ ms\)$/.test(steps[steps.length - 1] || '');
+          if (retryPoolStart && inPoolStart && stalls.length < 3) start();
+          else resolve({ error: `no progress from the module worker for 30 s; its steps: ${stalls.join(' | then, started again: ')}` });
+        };
+        arm();
+        wk.onmessage = (e) => {
+          if (e.data.step) { steps.push(`${e.data.step} (${Math.round(performance.now() - t0)} ms)`); arm(); return; }
+          clearTimeout(timer);
+          resolve({ ...e.data, stalls });
+          wk.terminate();
+        };
+        wk.onerror = (e) => { clearTimeout(timer); resolve({ error: `${e.message || 'worker error'}; its steps: ${steps.join('; ')}` }); };
       };
-      wk.onerror = (e) => { clearTimeout(timer); resolve({ error: `${e.message || 'worker error'}; its steps: ${steps.join('; ')}` }); };
-    }));
+      start();
+    }), ENGINE === 'firefox');
     assert.ok(!worker.error, worker.error);
+    const { stalls } = worker;
+    delete worker.stalls;
+    for (const st of stalls) t.diagnostic(`${label}: the module worker stalled starting its pool (Firefox's nested new Worker(), see the comment) and was started again; its steps: ${st}`);
     assert.deepEqual(worker, { isolated: true, threads: expectSab ? 2 : 1, same: true, n: 3 * 450 * 600 });
     assert.deepEqual(await page.errors(), []);
     const mt = isolated.requests.filter(([, u]) => /osw-mt/.test(u));

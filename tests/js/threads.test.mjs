@@ -436,6 +436,23 @@ test('a pool worker that cannot start (its script missing) is one clear Error, n
   }
 });
 
+// Node's permission model without --allow-worker: no worker may start (Node 20: the flag is
+// --experimental-permission; Node 18 has no such model)
+const PERMISSION = ['--permission', '--experimental-permission'].find((f) => process.allowedNodeEnvironmentFlags.has(f));
+test('under Node\'s permission model without --allow-worker, createSampler({ threads }) is one clear Error that says so; threads: 1 still works', { skip: !PERMISSION && `node ${process.version} has no permission model` }, () => {
+  const r = runScript('perm.mjs', `
+    const { createSampler } = await import(${JSON.stringify(pathToFileURL(ENTRY).href)});
+    try { await createSampler({ threads: 2 }); console.log('resolved'); } catch (e) { console.log(e.constructor.name + ': ' + e.message); }
+    const one = await createSampler({ threads: 1 });
+    console.log('threads', one.threads, Array.from(one.resize({ type: 'float32', dims: [2], data: new Float32Array([1, 3]) }, { scales: [2], mode: 'linear' }).data).join());
+  `, [PERMISSION, '--allow-fs-read=*', '--no-warnings']);
+  assert.equal(r.signal, null, 'the process did not exit by itself');
+  assert.equal(r.status, 0, r.stderr);
+  const [first, second] = r.stdout.split('\n');
+  assert.match(first, /^Error: onnx-sampling-wasm: a worker of the thread pool did not start \(.*osw-mt-node\.worker\.js\): Access to this API has been restricted.*--allow-worker.*or ask for threads: 1\.\)$/);
+  assert.equal(second, 'threads 1 1,1.5,2.5,3');
+});
+
 // ---------------------------------------------------------------- the pool's lifetime
 
 // The pool's workers (Node worker_threads) of a live threaded sampler, and promises of their exits.
