@@ -299,7 +299,9 @@ export interface CreateSamplerOptions {
    * threaded build (osw-mt.wasm and, in browsers, osw-mt.mjs beside browser.mjs) with a pool of threads - 1 workers, where shared memory exists: Node, and
    * pages and workers that are cross-origin isolated (COOP same-origin, COEP require-corp).
    * Elsewhere, or with wasmUrl / wasmBinary (which name osw.wasm), the sampler runs on one
-   * thread without an error: sampler.threads says which. At most 64 are used.
+   * thread without an error: sampler.threads says which. At most 64 are used. When a file of
+   * the threaded build is missing, or a worker of the pool cannot start (refused by a CSP
+   * worker-src or by Node's permission model), createSampler rejects with an Error saying so.
    */
   threads?: number;
   /** Also load osw-compat.wasm (sampler.loadCompat(), with these options when an object). */
