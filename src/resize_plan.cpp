@@ -453,7 +453,7 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
     if (identity && !(n == 1 && idx[0] == o && w[0] == 1.0)) identity = false;
   }
   p->identity = identity;
-  if (K >= 2 && K <= 8) {
+  if (K >= 2 && K <= 255) {  // (n in a byte)
     if (!p->consecutive.allocate(g.out, limit)) return out_of_memory("a resize plan", g.out, limit);
     for (int64_t o = 0; o < g.out; ++o) {
       const int32_t* idx = &p->index[o * K];

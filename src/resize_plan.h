@@ -68,10 +68,11 @@ struct AxisPlan {
   Buffer<double> weight;   // [out * K]: weights in use sum to 1
   Buffer<float> weight_f;  // the same weights in float, for float32 kernels
   Buffer<uint8_t> outside; // [out]: 1 where the output takes extrapolation_value
-  // [out], for 2 <= K <= 8 (else empty): n where the output's n = count >= 2 taps are n
-  // consecutive inputs, else 0 (the unrolled form of resize_pass_inner_rows4, n == K; the
-  // run loops of the channels-last kernels, which were slower than the general loop for
-  // cubic antialias by 3x: K = 12).
+  // [out], for 2 <= K <= 255 (else empty): n where the output's n = count >= 2 taps are n
+  // consecutive inputs, else 0 (the unrolled form of resize_pass_inner_rows4, n == K <= 8;
+  // the run loops of the channels-last kernels and of uint8's wide form, any n). Taps of
+  // weight 0 are dropped, so an antialias window at an integer scale is not a run (cubic's
+  // zeros at +-1 and +-2 scaled: 3x gives 9 taps of 12 with two gaps).
   Buffer<uint8_t> consecutive;
 
   // The innermost-axis SIMD form (linear/cubic, K <= 4, float kernels): outputs in blocks of

@@ -810,6 +810,35 @@ TEST_CASE("resize kernel: SIMD pass equals the scalar pass bit for bit") {
 
 TEST_CASE("resize kernel: channels-last rows of 3 and 4 floats equal the scalar pass, in output ranges") {
   simd_matches_scalar<float>(41, 3, 4, true);
+  // Wide antialias windows (K > 8, as 1080p -> 270p cubic has 16 taps): the run loop
+  // (channels_runs) for outputs whose taps are consecutive, the general loop for the rest
+  // (taps of weight 0 dropped at integer scales), in output ranges.
+  Rng r(42);
+  int64_t long_runs = 0, gaps = 0;
+  for (int c = 0; c < 200; ++c) {
+    ResizeAttrs at = random_attrs(r);
+    at.mode = r.coin() ? ResizeMode::Cubic : ResizeMode::Linear;
+    at.antialias = true;
+    const int64_t out = r.range(2, 12);
+    const AxisGeometry g = r.coin() ? axis_sizes(out * r.range(3, 8), out) : axis_sizes(r.range(30, 120), out);
+    AxisPlan p;
+    REQUIRE(build_axis_plan(at, g, &p).ok());
+    for (int64_t o = 0; o < p.out && p.consecutive.size() > 0; ++o) {
+      long_runs += p.consecutive[o] > 8;
+      gaps += p.consecutive[o] == 0 && p.count[o] > 8;
+    }
+    const int64_t C = r.range(3, 4), outer = r.range(1, 3);
+    const int64_t o_begin = r.range(0, g.out - 1), o_end = r.range(o_begin + 1, g.out);
+    std::vector<float> x(static_cast<size_t>(outer * g.in * C));  // nothing past the rows
+    for (float& v : x) v = float(r.real(-100, 100));
+    std::vector<float> ys(static_cast<size_t>(outer * g.out * C), 7.0f), yv(ys.size(), 7.0f);
+    resize_pass_scalar<float, float, float>(x.data(), ys.data(), outer, C, p, p.weight_f.data(), o_begin, o_end);
+    resize_pass_simd<float, float, float>(x.data(), yv.data(), outer, C, p, p.weight_f.data(), o_begin, o_end);
+    INFO("case " << c << " in " << g.in << " out " << g.out << " K " << p.taps << " C " << C);
+    REQUIRE(std::memcmp(ys.data(), yv.data(), sizeof(float) * ys.size()) == 0);
+  }
+  CHECK(long_runs > 500);  // runs of more than 8 taps were taken
+  CHECK(gaps > 50);        // and windows with gaps, at integer scales
 }
 
 TEST_CASE("resize kernel: float rows of 3 channels stored as uint8 equal the scalar pass, in output ranges") {
