@@ -369,13 +369,28 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
   });
 }
 
-// The channel to a worker_threads Worker (Node).
-function oswNodePort(worker) {
+// The channel to a worker_threads Worker (Node), made by make(): a worker that cannot be made
+// (Node's permission model without --allow-worker) or that fails (its script missing, an
+// exception in it) is one Error naming the script, the original as its cause.
+function oswNodePort(make, file) {
+  const failed = (e) => {
+    const m = e && e.message !== undefined ? String(e.message) : String(e);
+    const err = new Error(`onnx-sampling-wasm: the worker failed (${file}): ${m}` +
+      (e && e.code === 'ERR_ACCESS_DENIED' && !/--allow-worker/.test(m) ? " (Node's permission model: run with --allow-worker)" : ''));
+    err.cause = e;
+    return err;
+  };
+  let worker;
+  try {
+    worker = make();
+  } catch (e) {
+    throw failed(e);
+  }
   return {
     post: (msg, transfer) => worker.postMessage(msg, transfer),
     listen(h) {
       worker.on('message', h.message);
-      worker.on('error', (e) => h.error(e instanceof Error ? e : new Error(`onnx-sampling-wasm: the worker failed: ${e}`)));
+      worker.on('error', (e) => h.error(failed(e)));
       worker.on('exit', (code) => h.error(new Error(`onnx-sampling-wasm: the worker exited (code ${code})`)));
     },
     terminate: () => { worker.terminate(); },

@@ -319,7 +319,8 @@ ${inlineCompat('oswCompatFind', 'oswCompatFindSync')}
 ${api}
 ${workerClient}
 function oswCreateWorkerSampler(o, cs) {
-  return oswWorkerSampler(o, cs, () => oswNodePort(new (require('worker_threads').Worker)(join(__dirname, 'worker-node.cjs'))));
+  const file = join(__dirname, 'worker-node.cjs');
+  return oswWorkerSampler(o, cs, () => oswNodePort(() => new (require('worker_threads').Worker)(file), file));
 }
 const api = makeApi(loadModule);
 module.exports = { createSampler: api.createSampler, TENSOR_TYPES: api.TENSOR_TYPES };
@@ -364,7 +365,7 @@ ${api}
 ${workerClient}
 function oswCreateWorkerSampler(o, cs) {
   const file = import.meta.url ? new URL('./worker-node.mjs', import.meta.url) : join(__dirname, 'worker-node.mjs');
-  return oswWorkerSampler(o, cs, () => oswNodePort(new OswNodeWorker(file)));
+  return oswWorkerSampler(o, cs, () => oswNodePort(() => new OswNodeWorker(file), file instanceof URL ? fileURLToPath(file) : file));
 }
 const api = makeApi(loadModule);
 export const createSampler = api.createSampler;

@@ -23,7 +23,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -387,6 +387,36 @@ test('bad createSampler options and a wasm that does not load reject as the sync
   // maxBytes reaches the worker's sampler
   await assert.rejects(w.resize(X(), { sizes: [1, 1, 1000, 1000] }), (e) => e instanceof RangeError && /more than the limit of 1048576 bytes/.test(e.message));
   w.dispose();
+});
+
+test('a worker that cannot start is one Error naming its script, the cause kept: its script missing (both entries), Node\'s permission model', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'osw-worker-dist-'));
+  try {
+    cpSync(path.dirname(packageEntry()), dir, { recursive: true });
+    for (const [entry, script] of [['index.mjs', 'worker-node.mjs'], ['index.cjs', 'worker-node.cjs']]) {
+      rmSync(path.join(dir, script));
+      const { createSampler } = await import(pathToFileURL(path.join(dir, entry)).href);
+      await assert.rejects(createSampler({ worker: true }), (e) => e.constructor === Error &&
+        e.message.startsWith(`onnx-sampling-wasm: the worker failed (${path.join(dir, script)}): Cannot find module`) &&
+        e.cause && e.cause.code === 'MODULE_NOT_FOUND');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const flag = ['--permission', '--experimental-permission'].find((f) => process.allowedNodeEnvironmentFlags.has(f));
+  if (!flag) return;  // (Node 18: no permission model)
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'osw-worker-perm-')), 'perm.mjs');
+  writeFileSync(file, `
+    const { createSampler } = await import(${JSON.stringify(pathToFileURL(packageEntry()).href)});
+    try { await createSampler({ worker: true }); console.log('resolved'); } catch (e) { console.log(e.message, e.cause && e.cause.code); }
+  `);
+  try {
+    const r = spawnSync(process.execPath, [flag, '--allow-fs-read=*', '--no-warnings', file], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^onnx-sampling-wasm: the worker failed \(.*worker-node\.mjs\): Access to this API has been restricted.*--allow-worker.* ERR_ACCESS_DENIED\n$/);
+  } finally {
+    rmSync(path.dirname(file), { recursive: true, force: true });
+  }
 });
 
 // ---------------------------------------------------------------- concurrency
