@@ -46,10 +46,11 @@ function oswLoadThreaded(h) {
     // A pool worker that cannot start (its script missing or blocked, or its load failing
     // inside it) would leave the glue waiting for it forever, and in Node its 'error' event
     // would be an uncaught exception: it rejects the load instead (oswPoolWatch).
-    let workers = [], unwatch = () => {};
+    // (fail may run more than once, e.g. for each worker: the promise settles once. The
+    // watch stays on a dropped pool, so a later error of its workers is heard and ignored:
+    // in Node an 'error' event without a listener would be an uncaught exception.)
+    let workers = [];
     const fail = (e) => {
-      unwatch();
-      M.oswWorkerError = () => true;  // this pool is dropped: its other workers' errors go unheard
       for (const w of workers) w.terminate();
       reject(e);
     };
@@ -72,7 +73,7 @@ function oswLoadThreaded(h) {
       return;
     }
     workers = M.PThread.unusedWorkers.slice();
-    unwatch = oswPoolWatch(M, workers, h, fail);
+    const unwatch = oswPoolWatch(M, workers, h, fail);
     ready.then((m) => { unwatch(); resolve(m); }, fail);
   })).then((M) => oswThreadedReady(M, h));
 }
@@ -92,8 +93,7 @@ function oswPoolError(h, detail, cause) {
 // fail(Error). The glue's own handler of a worker's error (set once the wasm is instantiated)
 // asks M.oswWorkerError first and throws only when there is none (scripts/build.mjs edits
 // it), so an error while loading is reported once, as the rejection. Returns the function
-// that stops watching (called once the pool has loaded: later errors are the glue's again,
-// or has failed).
+// that stops watching, called once the pool has loaded: later errors are the glue's again.
 function oswPoolWatch(M, workers, h, fail) {
   let done = false;
   const onError = (e) => {
@@ -112,7 +112,6 @@ function oswPoolWatch(M, workers, h, fail) {
     else { w.addEventListener('error', onError); w.addEventListener('message', onMessage); }
   }
   return () => {
-    done = true;
     delete M.oswWorkerError;
     for (const w of workers) {
       if (h.node) { w.off('error', onError); w.off('message', onMessage); }

@@ -264,19 +264,24 @@ async function isolatedPage(t, b, expectSab) {
   }
 }
 
-test(`${LABEL}: a cross-origin isolated page runs createSampler({ threads: 4 }) on 4 threads, with the bytes of 1 thread` +
-  (ENGINE === 'webkit' ? ' (WebKitGTK: on 1, it has no SharedArrayBuffer; on 4 with JSC_useSharedArrayBuffer=1)' : ''), async (t) => {
-  if (ENGINE !== 'webkit') return isolatedPage(t, browser, true);
-  await isolatedPage(t, browser, false);
-  // WebKitWebDriver passes its environment to MiniBrowser and its web process
+// run(b) in a WebKit started with JSC_useSharedArrayBuffer=1 (WebKitWebDriver passes its
+// environment to MiniBrowser and its web process), closed after it.
+async function inWebKitWithSab(run) {
   process.env.JSC_useSharedArrayBuffer = '1';
   const withSab = await openBrowser();
   delete process.env.JSC_useSharedArrayBuffer;
   try {
-    await isolatedPage(t, withSab, true);
+    await run(withSab);
   } finally {
     await withSab.close();
   }
+}
+
+test(`${LABEL}: a cross-origin isolated page runs createSampler({ threads: 4 }) on 4 threads, with the bytes of 1 thread` +
+  (ENGINE === 'webkit' ? ' (WebKitGTK: on 1, it has no SharedArrayBuffer; on 4 with JSC_useSharedArrayBuffer=1)' : ''), async (t) => {
+  if (ENGINE !== 'webkit') return isolatedPage(t, browser, true);
+  await isolatedPage(t, browser, false);
+  await inWebKitWithSab((b) => isolatedPage(t, b, true));
 });
 
 test(`${LABEL}: a page that is not cross-origin isolated runs createSampler({ threads: 4 }) on 1 thread, without errors, and never fetches the threaded build`, async (t) => {
@@ -342,15 +347,7 @@ async function refusedPage(t, b) {
 test(`${LABEL}: a cross-origin isolated page whose Content-Security-Policy refuses workers gets one clear Error from createSampler({ threads: 4 }) instead of a wait forever; threads: 1 still works` +
   (ENGINE === 'webkit' ? ' (WebKitGTK: also with JSC_useSharedArrayBuffer=1)' : ''), async (t) => {
   await refusedPage(t, browser);
-  if (ENGINE !== 'webkit') return;
-  process.env.JSC_useSharedArrayBuffer = '1';
-  const withSab = await openBrowser();
-  delete process.env.JSC_useSharedArrayBuffer;
-  try {
-    await refusedPage(t, withSab);
-  } finally {
-    await withSab.close();
-  }
+  if (ENGINE === 'webkit') await inWebKitWithSab((b) => refusedPage(t, b));
 });
 
 // The pool worker's side of the same contract: a worker of osw-mt.mjs whose load fails inside
