@@ -332,24 +332,31 @@ int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
     const v128_t vmax = wasm_f32x4_splat(t == DType::UInt8 ? 256.0f : 65536.0f);
     const v128_t magic = wasm_f32x4_splat(0x1.8p23f);
     const auto clamp = [&](v128_t x) { return wasm_f32x4_pmin(wasm_f32x4_pmax(vmin, x), vmax); };
-    for (; j + 8 <= n; j += 8) {
-      const v128_t a = clamp(wasm_v128_load(v + j)), b = clamp(wasm_v128_load(v + j + 4));
-      const v128_t sa = wasm_f32x4_add(a, magic), sb = wasm_f32x4_add(b, magic);
-      const v128_t na = wasm_f32x4_ge(wasm_f32x4_abs(wasm_f32x4_sub(a, wasm_f32x4_sub(sa, magic))), vlo);
-      const v128_t nb = wasm_f32x4_ge(wasm_f32x4_abs(wasm_f32x4_sub(b, wasm_f32x4_sub(sb, magic))), vlo);
-      const bool any = wasm_v128_any_true(wasm_v128_or(na, nb));
-      v128_t ia = wasm_i32x4_sub(sa, magic), ib = wasm_i32x4_sub(sb, magic);
-      if (any && snap) {
-        const auto tie = [&](v128_t x) {  // (an integer float: its bits as above)
-          const v128_t r = wasm_f32x4_nearest(wasm_f32x4_add(wasm_f32x4_nearest(wasm_f32x4_sub(x, h)), h));
-          return wasm_i32x4_sub(wasm_f32x4_add(r, magic), magic);
-        };
-        ia = wasm_v128_bitselect(tie(a), ia, na);
-        ib = wasm_v128_bitselect(tie(b), ib, nb);
+    const auto tie = [&](v128_t x) {  // (an integer float: its bits as above)
+      const v128_t r = wasm_f32x4_nearest(wasm_f32x4_add(wasm_f32x4_nearest(wasm_f32x4_sub(x, h)), h));
+      return wasm_i32x4_sub(wasm_f32x4_add(r, magic), magic);
+    };
+    // 16 values per step, one test of the four masks (8 per step: 0.79-0.94x the time).
+    for (; j + 16 <= n; j += 16) {
+      v128_t a[4], s[4], nr[4], iv[4];
+      for (int q = 0; q < 4; ++q) {
+        a[q] = clamp(wasm_v128_load(v + j + 4 * q));
+        s[q] = wasm_f32x4_add(a[q], magic);
+        nr[q] = wasm_f32x4_ge(wasm_f32x4_abs(wasm_f32x4_sub(a[q], wasm_f32x4_sub(s[q], magic))), vlo);
+        iv[q] = wasm_i32x4_sub(s[q], magic);
       }
-      store8(t, y + (at + j) * f.es, ia, ib);
+      const bool any = wasm_v128_any_true(wasm_v128_or(wasm_v128_or(nr[0], nr[1]), wasm_v128_or(nr[2], nr[3])));
+      if (any && snap)
+        for (int q = 0; q < 4; ++q) iv[q] = wasm_v128_bitselect(tie(a[q]), iv[q], nr[q]);
+      if (t == DType::UInt8) {
+        wasm_v128_store(y + at + j, wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(iv[0], iv[1]),
+                                                            wasm_i16x8_narrow_i32x4(iv[2], iv[3])));
+      } else {
+        wasm_v128_store(y + (at + j) * 2, wasm_u16x8_narrow_i32x4(iv[0], iv[1]));
+        wasm_v128_store(y + (at + j) * 2 + 16, wasm_u16x8_narrow_i32x4(iv[2], iv[3]));
+      }
       if (!any || snap) continue;
-      for (int64_t k = j; k < j + 8; ++k)
+      for (int64_t k = j; k < j + 16; ++k)
         if (near_boundary(v[k], f.eps, trunc)) fix_one(f, at + k, v[k]);
     }
   }
