@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "convert.h"
 #include "elem.h"
 #include "resize.h"
 #include "resize_fixed.h"
@@ -124,11 +125,9 @@ Status stream_last_two(const ResizePlan& plan, const ResizeStep& st, const Tin* 
   const int64_t block_in = sh.block_in, block_mid = sh.block_out;
   const int64_t outer_h = sh.outer_h, inner_h = sh.inner_h;
   const int K = pv.taps;
-  // An input row of a narrower type that the inner pass reads more than once per element
-  // (upsampling, or a filter wider than its stride, as antialias is) is widened once into
-  // one more row of F first.
-  constexpr bool kNarrow = !std::is_same<Tin, F>::value;
-  const bool widen_first = kNarrow && ph.out * int64_t(ph.taps) > ph.in;
+  // An input row of a narrower type (uint8) is widened into one more row of F first, then
+  // passed as F: the float kernels (shuffles, channels, 4 rows), and no pass of its own.
+  constexpr bool widen_first = !std::is_same<Tin, F>::value;
   if (K > kMaxStreamTaps) return Status::Range("resize: filter too wide to stream");
 #if OSW_HAVE_SIMD
   // Exact 2x downscaling of both axes before 3 or 4 channels (channels-last RGB, RGBA): one
@@ -154,7 +153,7 @@ Status stream_last_two(const ResizePlan& plan, const ResizeStep& st, const Tin* 
     const Tin* sp = src + p * pv.in * block_in;
     T* yp = y + p * pv.out * block_mid;
     auto fill = [&](int64_t row, F* dst) {
-      if (widen_first) {
+      if constexpr (widen_first) {
         widen_row<Tin, F>(sp + row * block_in, wide, block_in);
         resize_pass<F, F, F>(wide, dst, outer_h, inner_h, ph, wh, &ws->strip, plan.opts.max_bytes);
       } else {
@@ -307,16 +306,50 @@ Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, con
 // Units [begin, end) of a plain pass along axis st.a, src -> dst: output rows (outer * out)
 // along an inner axis, rows (outer) along the innermost one. A whole run is one call.
 template <typename Tin, typename Tout, typename F>
-void pass_range(const ResizePlan& plan, const ResizeStep& st, const Tin* src, Tout* dst,
-                int64_t begin, int64_t end, ResizeWorkspace* ws) {
+Status pass_range(const ResizePlan& plan, const ResizeStep& st, const Tin* src, Tout* dst,
+                  int64_t begin, int64_t end, ResizeWorkspace* ws) {
   const AxisPlan& ap = plan.axis[st.a];
   int64_t inner = 1;
   for (int j = st.a + 1; j < plan.rank; ++j) inner *= st.dims[j];
   const F* w = weights_of<F>(ap);
+  if constexpr (!std::is_same<Tin, F>::value) {
+    // uint8 X (the only type whose steps read X in another type than F) has no pass of its
+    // own (1.3 kB of the download): along the innermost axis its rows are widened, a few
+    // at a time, into ws->rows and passed as F (its kernels: the 4-row, shuffle and
+    // channels forms); along an outer axis each output row blends its input rows, widening
+    // as it loads (blend_rows_into, as streamed pairs do). The same products and sums.
+    const int K = ap.taps;
+    if (inner == 1) {
+      // (at least 4 rows, for the 4-row kernel; about 64 kB)
+      const int64_t batch = std::max<int64_t>(4, (int64_t(1) << 14) / std::max<int64_t>(1, ap.in));
+      const int64_t rows = std::min(batch, end - begin), bytes = rows * ap.in * int64_t(sizeof(F));
+      if (ws->rows.size() < bytes && !ws->rows.allocate(bytes, plan.opts.max_bytes))
+        return out_of_memory("resize rows", bytes, plan.opts.max_bytes);
+      F* wide = reinterpret_cast<F*>(ws->rows.data());
+      for (int64_t r = begin; r < end; r += rows) {
+        const int64_t n = std::min(rows, end - r);
+        widen_to_float(src + r * ap.in, wide, n * ap.in);  // (convert.cpp's, out of line)
+        resize_pass<F, Tout, F>(wide, dst + r * ap.out, n, 1, ap, w, &ws->strip, plan.opts.max_bytes);
+      }
+      return Status::Ok();
+    }
+    const int64_t bytes = K * int64_t(sizeof(const Tin*));
+    if (ws->rows.size() < bytes && !ws->rows.allocate(bytes, plan.opts.max_bytes))
+      return out_of_memory("resize rows", bytes, plan.opts.max_bytes);
+    const Tin** rows = reinterpret_cast<const Tin**>(ws->rows.data());
+    for (int64_t u = begin; u < end; ++u) {
+      const int64_t p = u / ap.out, o = u - p * ap.out;
+      const int n = ap.count[o];
+      const int32_t* idx = ap.index.data() + o * K;
+      for (int k = 0; k < n; ++k) rows[k] = src + (p * ap.in + idx[k]) * inner;
+      blend_rows_into<Tout, F>(rows, w + o * K, n, dst + u * inner, inner);
+    }
+    return Status::Ok();
+  }
   if (inner == 1) {
     resize_pass<Tin, Tout, F>(src + begin * ap.in, dst + begin * ap.out, end - begin, 1, ap, w,
                               &ws->strip, plan.opts.max_bytes);
-    return;
+    return Status::Ok();
   }
   for (int64_t u = begin; u < end;) {
     const int64_t p = u / ap.out, o = u - p * ap.out;
@@ -332,6 +365,7 @@ void pass_range(const ResizePlan& plan, const ResizeStep& st, const Tin* src, To
       u += o_end - o;
     }
   }
+  return Status::Ok();
 }
 
 // Units [begin, end) of one step of the linear/cubic schedule. T is the storage type of X,
@@ -350,11 +384,10 @@ Status interp_step(const ResizePlan& plan, const ResizeStep& st, const T* x, Tou
       for (int64_t i = begin; i < end; ++i) y[i] = narrow<Tout>(widen<F>(x[i]));
       return Status::Ok();
     case ResizeStep::Pass:
-      if (from_x && to_y) pass_range<T, Tout, F>(plan, st, x, y, begin, end, ws);
-      else if (from_x) pass_range<T, F, F>(plan, st, x, tmp(st.dst), begin, end, ws);
-      else if (to_y) pass_range<F, Tout, F>(plan, st, tmp(st.src), y, begin, end, ws);
-      else pass_range<F, F, F>(plan, st, tmp(st.src), tmp(st.dst), begin, end, ws);
-      return Status::Ok();
+      if (from_x && to_y) return pass_range<T, Tout, F>(plan, st, x, y, begin, end, ws);
+      if (from_x) return pass_range<T, F, F>(plan, st, x, tmp(st.dst), begin, end, ws);
+      if (to_y) return pass_range<F, Tout, F>(plan, st, tmp(st.src), y, begin, end, ws);
+      return pass_range<F, F, F>(plan, st, tmp(st.src), tmp(st.dst), begin, end, ws);
     case ResizeStep::StreamGroup:
       if constexpr (kResizeHotType<T>) {
         if (from_x) return stream_outer_then_inner<Tout, F>(plan, st, x, y, begin, end, ws);

@@ -1261,3 +1261,87 @@ TEST_CASE("resize op: exact 2x float32 downscaling equals whole scalar passes, e
   }
   REQUIRE(cases == 160);
 }
+
+namespace {
+
+// uint8 X on a plain pass (a step that reads X whole: one resized axis, the first of three)
+// has no pass of its own: rows of the innermost axis are widened a batch at a time, an
+// outer axis blends its rows (resize_exec.h, pass_range). Its outputs, whole and run in
+// three uneven ranges per step (as threads split them), must be the float32 run's on the
+// same values rounded half to even wherever that value is not within 2^-10 of a tie (the
+// float sum's error is far smaller; the exact decisions settle the others).
+void check_u8_plain(const std::vector<int64_t>& in, const std::vector<int64_t>& out, ResizeMode mode,
+                    bool aa, int64_t* compared) {
+  const int rank = int(in.size());
+  ResizeAttrs at;
+  at.mode = mode;
+  at.antialias = aa;
+  ResizeInputs inputs;
+  inputs.has_sizes = true;
+  inputs.n_axes = rank;
+  int64_t n = 1, m = 1;
+  for (int a = 0; a < rank; ++a) {
+    inputs.sizes[a] = out[size_t(a)];
+    n *= in[size_t(a)];
+    m *= out[size_t(a)];
+  }
+  std::vector<uint8_t> x(static_cast<size_t>(n));
+  std::vector<float> xf(static_cast<size_t>(n));
+  std::mt19937 g(uint32_t(n + m));
+  for (int64_t i = 0; i < n; ++i) xf[size_t(i)] = x[size_t(i)] = uint8_t(g() >> 13);
+  ResizePlan pf, pu;
+  ResizeOptions ou;
+  ou.type = DType::UInt8;
+  REQUIRE(resize_plan(at, inputs, rank, in.data(), &pf).ok());
+  REQUIRE(resize_plan(at, inputs, rank, in.data(), &pu, ou).ok());
+  REQUIRE(pu.schedule[1].step[0].kind == ResizeStep::Pass);  // a plain pass reads X
+  std::vector<float> yf(static_cast<size_t>(m));
+  REQUIRE(run_plan(pf, DType::Float32, xf.data(), yf.data()).ok());
+  std::vector<uint8_t> whole(static_cast<size_t>(m)), split(static_cast<size_t>(m), 7);
+  REQUIRE(run_plan(pu, DType::UInt8, x.data(), whole.data()).ok());
+  TensorView xv = osw_test::view(DType::UInt8, rank, in.data(), x.data());
+  TensorView yv = osw_test::view(DType::UInt8, rank, out.data(), split.data());
+  ResizeWorkspace shared, ws;
+  REQUIRE(resize_prepare_shared(pu, xv, &shared).ok());
+  ResizeStepInfo info;
+  REQUIRE(resize_steps(pu, DType::UInt8, &info, &shared).ok());
+  for (int s = 0; s < info.n; ++s) {
+    const int64_t u = info.units[s], c1 = u / 3 + 1, c2 = std::max(c1, u - u / 5);
+    for (const auto& r : {std::make_pair(int64_t(0), std::min(c1, u)), std::make_pair(std::min(c1, u), std::min(c2, u)),
+                          std::make_pair(std::min(c2, u), u)})
+      REQUIRE(resize_execute_range(pu, s, r.first, r.second, xv, &yv, &shared, &ws).ok());
+  }
+  REQUIRE(resize_finish(pu, &yv).ok());
+  CHECK(std::memcmp(whole.data(), split.data(), size_t(m)) == 0);
+  int64_t bad = 0;
+  for (int64_t i = 0; i < m; ++i) {
+    const float v = yf[size_t(i)];
+    if (std::fabs(v - std::floor(v) - 0.5f) < 0x1p-10f) continue;
+    const uint8_t want = uint8_t(std::min(255.0f, std::max(0.0f, std::nearbyint(v))));
+    if (whole[size_t(i)] != want && bad++ < 3)
+      UNSCOPED_INFO("output " << i << ": " << int(whole[size_t(i)]) << ", float32 " << v);
+    ++*compared;
+  }
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("resize: uint8 plain passes equal the float32 run rounded", "[resize]") {
+  int64_t compared = 0;
+  for (const ResizeMode mode : {ResizeMode::Linear, ResizeMode::Cubic}) {
+    INFO("mode " << int(mode));
+    // innermost axis only: 555 rows of 301, in batches of 54 rows
+    check_u8_plain({3, 5, 37, 301}, {3, 5, 37, 517}, mode, false, &compared);
+    check_u8_plain({3, 5, 37, 301}, {3, 5, 37, 97}, mode, true, &compared);
+    // an outer axis only (rows of 29 blended)
+    check_u8_plain({2, 3, 41, 29}, {2, 3, 67, 29}, mode, false, &compared);
+    // three axes: the first pass reads X
+    check_u8_plain({5, 7, 9}, {9, 4, 13}, mode, false, &compared);
+    check_u8_plain({6, 11, 10}, {3, 17, 4}, mode, true, &compared);
+  }
+  // antialias windows of more than 512 taps along an outer axis (1400 -> 2: 1400 taps)
+  check_u8_plain({2, 1400, 3}, {2, 2, 3}, ResizeMode::Linear, true, &compared);
+  check_u8_plain({1400, 5}, {3, 5}, ResizeMode::Cubic, true, &compared);
+  CHECK(compared > 400000);
+}
