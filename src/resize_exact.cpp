@@ -617,6 +617,9 @@ struct ExactTaps {
   // computes exactly in double for 8- and 16-bit X (0: not known yet, 1 yes, -1 no)
   int undecided = 0;
   int dyadic = 0;
+  // per axis: the period q of its outputs' exact denominators (output_period; 0: not known
+  // yet, -1: none used)
+  int64_t period[kMaxRank] = {};
 };
 
 namespace {
@@ -654,11 +657,35 @@ uint64_t reduced_den(const Rat& r) {
 
 namespace {
 
+// The period of axis a's exact output denominators: output o's exact weights depend on the
+// fractional part of its exact coordinate x(o) alone (exact_taps: the remainder t of the
+// floor, the same window of taps; positions clamped at the edges keep their weights), and
+// x(o) = x(0) + o (x(1) - x(0)) in every coordinate mode, so outputs q apart, q the reduced
+// denominator of x(1) - x(0), have the same weights up to a common factor and the same
+// reduced denominator. Not where exclude_outside drops the taps outside the input (edge
+// outputs differ), under compat 'onnxruntime' (its coordinates are doubles), or with
+// outputs outside a crop box. -1: none (every output on its own).
+int64_t output_period(const ResizePlan& plan, int a, ExactTaps* c) {
+  if (c->period[a] == 0) {
+    const AxisGeometry& g = plan.geo.axis[a];
+    const AxisPlan& ap = plan.axis[a];
+    c->period[a] = -1;
+    if (!plan.attrs.exclude_outside && plan.attrs.compat != Compat::OnnxRuntime && !ap.any_outside && ap.out > 1) {
+      const Rat x0 = exact_coord(plan.attrs, g, 0);
+      const uint64_t q = reduced_den(rsub(exact_coord(plan.attrs, g, 1), x0));
+      if (q > 0 && q < uint64_t(ap.out)) c->period[a] = int64_t(q);
+    }
+  }
+  return c->period[a];
+}
+
 // The denominator of output o's exact taps on axis a (not an identity axis), reduced (the
 // gcd of the denominator and every numerator divided out: the 1.5x half_pixel tie, weights
 // 1/2 and 1/2, has 12 for its denominator), with the bounds' margin; inf when not known.
-// Kept in the cache.
+// Kept in the cache, once per period of the axis (output_period).
 double output_den(const ResizePlan& plan, int a, int64_t o, ExactTaps* c) {
+  const int64_t q = output_period(plan, a, c);
+  if (q > 0) o %= q;
   Buffer<double>& den = c->den[a];
   if (den.size() < plan.out_dims[a]) {
     if (!den.allocate(plan.out_dims[a], kDefaultMaxBytes)) return INFINITY;
@@ -682,18 +709,19 @@ double output_den(const ResizePlan& plan, int a, int64_t o, ExactTaps* c) {
 
 // An axis without a common exact denominator because its outputs are renormalised one by
 // one (axis_den(): antialias downscaling, exclude_outside) whose outputs' own ones are all
-// powers of two: the largest (the axis's 2^s_a for exact_dyadic), else inf. Tried only for
-// at most 2^17 taps over the axis's outputs, 2^12 for cubic (the exact taps cost about a
-// microsecond per output of a few taps, once per plan: a fuzzed 1 -> 100000 axis took 6 s;
-// cubic ones 0.4 us a tap: 1080p -> 540p took 4.5 ms for them in V8, a third of the resize,
-// for a bound in double that only spares the rechecks of exact ties) and when every double
-// weight of the axis is a multiple of 2^-24 (a necessary condition, cheap: non-dyadic
-// plans make no exact taps here). all: without the limit (resize_exact_in_double).
+// powers of two: the largest (the axis's 2^s_a for exact_dyadic), else inf. Computed over
+// one period of the outputs where the axis has one (output_period: one output for 2x,
+// two for 1.5x), else over all of them; tried only for at most 2^17 taps over those, 2^12
+// for cubic (the exact taps cost about a microsecond per output of a few taps, once per
+// plan: a fuzzed 1 -> 100000 axis took 6 s; cubic ones 0.4 us a tap: 1080p -> 540p over
+// every output took 4.5 ms in V8, a third of the resize; planar uint8 1080p -> 540p linear
+// antialias took 9.6 ms on its plan's first call against 4.5 ms after) and when every
+// double weight of the axis is a multiple of 2^-24 (a necessary condition, cheap:
+// non-dyadic plans make no exact taps here). all: without the limit (resize_exact_in_double).
 double outputs_den(const ResizePlan& plan, int a, ExactTaps** cache, bool all) {
   const AxisPlan& ap = plan.axis[a];
   const bool renormalised = plan.attrs.exclude_outside || (plan.attrs.antialias && plan.geo.axis[a].scale() < 1.0);
-  const int cap = plan.attrs.mode == ResizeMode::Cubic ? 12 : 17;
-  if (!renormalised || (!all && ap.out * int64_t(ap.taps) > (int64_t(1) << cap))) return INFINITY;
+  if (!renormalised) return INFINITY;
   const int K = ap.taps;
   for (int64_t o = 0; o < ap.out; ++o)
     for (int k = 0; k < ap.count[o]; ++k) {
@@ -702,8 +730,12 @@ double outputs_den(const ResizePlan& plan, int a, ExactTaps** cache, bool all) {
     }
   if (!*cache) *cache = resize_exact_taps_new(plan);
   if (!*cache) return INFINITY;
+  // (one period of the outputs: all of them share its denominators, output_period)
+  const int64_t q = output_period(plan, a, *cache), n = q > 0 ? q : ap.out;
+  const int cap = plan.attrs.mode == ResizeMode::Cubic ? 12 : 17;
+  if (!all && n * int64_t(K) > (int64_t(1) << cap)) return INFINITY;
   double D = 1;
-  for (int64_t o = 0; o < ap.out; ++o) {
+  for (int64_t o = 0; o < n; ++o) {
     if (ap.outside.size() > o && ap.outside[o]) continue;
     const double d = std::nearbyint(output_den(plan, a, o, *cache) / (1 + 0x1p-40));
     int e;

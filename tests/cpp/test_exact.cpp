@@ -479,27 +479,31 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
   }
 }
 
-// Cubic antialias plans too long for resize_exact_eps's exact_dyadic test (past 2^12 taps an
-// axis: 480 outputs of 16 taps) keep a bound in double, so an exact tie stays within it
-// after the recheck; once 16 outputs were left so, resize_exact_in_double runs the test over
-// every output's exact taps, and where the plan is exact in double (4x and 2x: a = -3/4 and
-// the half_pixel centres give multiples of 2^-13 and 2^-10) the recheck's own sum decides;
-// elsewhere the big integers do (2.5x; 6/5, whose outputs 2, 7, 12, ... are centred between
-// two inputs: exact ties in thirds, which a double sum misses by its rounding, so that
-// deciding them from it fails the case). X: columns of 5 alternating between two values 101
-// apart, so that outputs centred on an edge are exact ties, and noise in the last row.
-// Every output against resize_exact_slow's big integers.
+// Cubic antialias plans of long axes (480 outputs of 16 taps). Where the plan is exact in
+// double (4x and 2x: a = -3/4 and the half_pixel centres give multiples of 2^-13 and 2^-10)
+// resize_exact_eps finds it up front from one period of each axis's outputs (one output
+// here: output_period), so its bound in double is 0 and the recheck's sum decides the exact
+// ties; with exclude_outside the edge outputs differ, the axes have no period and are past
+// that test's limit, so the bound stays and resize_exact_in_double tests the plan once 16
+// outputs were left undecided; elsewhere (2.5x; 6/5, whose outputs 2, 7, 12, ... are centred
+// between two inputs: exact ties in thirds, which a double sum misses by its rounding, so
+// that deciding them from it fails the case) the big integers decide. X: columns of 5
+// alternating between two values 101 apart, so that outputs centred on an edge are exact
+// ties, and noise in the last row. Every output against resize_exact_slow's big integers.
 TEST_CASE("exact: ties of long cubic antialias plans are decided in double where it is exact", "[exact]") {
   struct Case {
     int64_t in[2], out[2];
-    bool dyadic;
+    bool dyadic, exclude;
   };
-  const Case cases[] = {{{16, 1920}, {4, 480}, true}, {{8, 2048}, {4, 1024}, true}, {{10, 1920}, {4, 768}, false}, {{10, 1920}, {4, 1600}, false}};
+  const Case cases[] = {{{16, 1920}, {4, 480}, true, false}, {{8, 2048}, {4, 1024}, true, false},
+                        {{10, 1920}, {4, 768}, false, false}, {{10, 1920}, {4, 1600}, false, false},
+                        {{16, 1920}, {4, 480}, false, true}, {{8, 2048}, {4, 1024}, false, true}};
   Rng rng(59);
   for (const Case& c : cases) {
     ResizeAttrs at;
     at.mode = ResizeMode::Cubic;
     at.antialias = true;
+    at.exclude_outside = c.exclude;
     ResizePlan plan;
     plan_2d(at, DType::UInt8, c.in, c.out, &plan);
     INFO(c.in[0] << "x" << c.in[1] << " -> " << c.out[0] << "x" << c.out[1]);
@@ -512,7 +516,9 @@ TEST_CASE("exact: ties of long cubic antialias plans are decided in double where
     ExactTaps* cache = nullptr;
     resize_exact_eps(plan, xv, &eps_d, nullptr, &cache);
     resize_exact_taps_free(cache);
-    CHECK(eps_d > 0);  // (no bound of 0 from the whole plan: each tie is decided on its own)
+    INFO("exclude_outside " << c.exclude << ", eps_d " << eps_d);
+    if (c.dyadic) CHECK(eps_d == 0);  // (exact in double: found from one output per axis)
+    else CHECK(eps_d > 0);            // (each tie decided on its own)
     REQUIRE(run_plan(plan, DType::UInt8, x.data(), y.data()).ok());
     // the plan's double sums (exact where dyadic), to count the ties the case holds
     int64_t ties = 0;
@@ -535,4 +541,61 @@ TEST_CASE("exact: ties of long cubic antialias plans are decided in double where
     for (size_t i = 0; i < y.size(); ++i) wrong += y[i] != slow[i];
     CHECK(wrong == 0);
   }
+}
+
+// Each output's exact denominator (resize_exact_den, reduced by the gcd of its numerators)
+// against the reference's, on every output of linear antialias axes of random lengths:
+// the library computes one period of the outputs (their exact coordinates repeat their
+// fractional parts every q outputs, q the reduced step of the coordinate) and the reference
+// each output on its own. exclude_outside (no period: edge outputs drop taps) is drawn too.
+TEST_CASE("exact: output denominators repeat with the coordinate's period", "[exact]") {
+  Rng rng(41);
+  int64_t checked = 0, periodic = 0;
+  for (int c = 0; c < 600; ++c) {
+    ResizeAttrs at;
+    at.mode = ResizeMode::Linear;
+    at.antialias = true;
+    at.exclude_outside = rng.range(0, 4) == 0;
+    at.coord = rng.pick({CoordMode::HalfPixel, CoordMode::PytorchHalfPixel, CoordMode::Asymmetric,
+                         CoordMode::AlignCorners});
+    const int64_t in = rng.range(3, 400);
+    ResizeInputs inputs;
+    inputs.has_sizes = true;
+    inputs.n_axes = 1;
+    inputs.sizes[0] = rng.range(2, in - 1);
+    ResizePlan plan;
+    ResizeOptions opts;
+    opts.type = DType::UInt8;
+    REQUIRE(resize_plan(at, inputs, 1, &in, &plan, opts).ok());
+    ExactTaps* cache = resize_exact_taps_new(plan);
+    REQUIRE(cache != nullptr);
+    const int64_t out = plan.out_dims[0];
+    for (int64_t o = 0; o < out; ++o) {
+      const AxisRef r = axis_ref(plan, 0, o);
+      if (!r.ok) continue;
+      i128 g = r.den < 0 ? -r.den : r.den;
+      for (const Tap& t : r.taps)
+        for (i128 b = t.k < 0 ? -t.k : t.k; b != 0;) {
+          const i128 m = g % b;
+          g = b;
+          b = m;
+        }
+      const i128 want = (r.den < 0 ? -r.den : r.den) / g;
+      const int64_t idx[1] = {o};
+      const double d = resize_exact_den(plan, idx, cache);
+      if (!(d < 0x1p62)) continue;
+      INFO("case " << c << ": " << in << " -> " << out << " coord " << int(at.coord) << " exclude_outside "
+                   << at.exclude_outside << ", output " << o);
+      CHECK(double(want) == std::nearbyint(d / (1 + 0x1p-40)));
+      ++checked;
+    }
+    // (a period shorter than the axis: half_pixel and asymmetric steps in / out)
+    int64_t ga = in, gb = out;
+    while (gb != 0) { const int64_t m = ga % gb; ga = gb; gb = m; }
+    periodic += !at.exclude_outside && ga > 1 && at.coord != CoordMode::AlignCorners;
+    resize_exact_taps_free(cache);
+  }
+  CHECK(checked > 20000);
+  INFO("periodic cases " << periodic);
+  CHECK(periodic > 100);
 }
