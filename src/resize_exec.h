@@ -320,9 +320,11 @@ Status pass_range(const ResizePlan& plan, const ResizeStep& st, const Tin* src, 
     // as it loads (blend_rows_into, as streamed pairs do). The same products and sums.
     const int K = ap.taps;
     if (inner == 1) {
-      // (at least 4 rows, for the 4-row kernel; about 64 kB)
-      const int64_t batch = std::max<int64_t>(4, (int64_t(1) << 14) / std::max<int64_t>(1, ap.in));
-      const int64_t rows = std::min(batch, end - begin), bytes = rows * ap.in * int64_t(sizeof(F));
+      // (at least 4 rows, for the 4-row kernel; about 64 kB; fewer under a small maxBytes)
+      const int64_t row_bytes = std::max<int64_t>(1, ap.in) * int64_t(sizeof(F));
+      const int64_t batch = std::min(std::max<int64_t>(4, (int64_t(1) << 16) / row_bytes),
+                                     std::max<int64_t>(1, plan.opts.max_bytes / row_bytes));
+      const int64_t rows = std::min(batch, end - begin), bytes = rows * row_bytes;
       if (ws->rows.size() < bytes && !ws->rows.allocate(bytes, plan.opts.max_bytes))
         return out_of_memory("resize rows", bytes, plan.opts.max_bytes);
       F* wide = reinterpret_cast<F*>(ws->rows.data());

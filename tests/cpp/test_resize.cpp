@@ -1271,7 +1271,7 @@ namespace {
 // same values rounded half to even wherever that value is not within 2^-10 of a tie (the
 // float sum's error is far smaller; the exact decisions settle the others).
 void check_u8_plain(const std::vector<int64_t>& in, const std::vector<int64_t>& out, ResizeMode mode,
-                    bool aa, int64_t* compared) {
+                    bool aa, int64_t* compared, int64_t max_bytes = 0) {
   const int rank = int(in.size());
   ResizeAttrs at;
   at.mode = mode;
@@ -1292,6 +1292,7 @@ void check_u8_plain(const std::vector<int64_t>& in, const std::vector<int64_t>& 
   ResizePlan pf, pu;
   ResizeOptions ou;
   ou.type = DType::UInt8;
+  if (max_bytes > 0) ou.max_bytes = max_bytes;  // (batches of fewer rows)
   REQUIRE(resize_plan(at, inputs, rank, in.data(), &pf).ok());
   REQUIRE(resize_plan(at, inputs, rank, in.data(), &pu, ou).ok());
   REQUIRE(pu.schedule[1].step[0].kind == ResizeStep::Pass);  // a plain pass reads X
@@ -1340,6 +1341,8 @@ TEST_CASE("resize: uint8 plain passes equal the float32 run rounded", "[resize]"
     check_u8_plain({5, 7, 9}, {9, 4, 13}, mode, false, &compared);
     check_u8_plain({6, 11, 10}, {3, 17, 4}, mode, true, &compared);
   }
+  // under a maxBytes of 20,000 (the plan's tables fit): batches of 16 rows, not 54
+  check_u8_plain({3, 5, 37, 301}, {3, 5, 37, 517}, ResizeMode::Cubic, false, &compared, 20000);
   // antialias windows of more than 512 taps along an outer axis (1400 -> 2: 1400 taps)
   check_u8_plain({2, 1400, 3}, {2, 2, 3}, ResizeMode::Linear, true, &compared);
   check_u8_plain({1400, 5}, {3, 5}, ResizeMode::Cubic, true, &compared);
