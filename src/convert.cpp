@@ -343,6 +343,23 @@ template <typename I>
 void widen_small(const I* x, float* out, int64_t n) {
   int64_t i = 0;
 #if OSW_HAVE_SIMD
+  if constexpr (std::is_same<I, uint8_t>::value) {
+    // uint8 (every row Resize reads from uint8 X, resize_kernels.h's widen_row, and
+    // GridSample's): each group of 4 bytes into 32-bit lanes by one swizzle (an index of -1
+    // gives 0), then converted as signed (exact below 2^24). In V8 the two-step extends (a
+    // high half takes more than one instruction) widened a 1080p RGBA image in 2.4 ms, the
+    // swizzles in 0.8.
+    const v128_t m0 = wasm_i8x16_const(0, -1, -1, -1, 1, -1, -1, -1, 2, -1, -1, -1, 3, -1, -1, -1);
+    const v128_t four = wasm_i32x4_splat(4);
+    const v128_t m1 = wasm_i32x4_add(m0, four), m2 = wasm_i32x4_add(m1, four), m3 = wasm_i32x4_add(m2, four);
+    for (; i + 16 <= n; i += 16) {
+      const v128_t b = wasm_v128_load(x + i);
+      wasm_v128_store(out + i, wasm_f32x4_convert_i32x4(wasm_i8x16_swizzle(b, m0)));
+      wasm_v128_store(out + i + 4, wasm_f32x4_convert_i32x4(wasm_i8x16_swizzle(b, m1)));
+      wasm_v128_store(out + i + 8, wasm_f32x4_convert_i32x4(wasm_i8x16_swizzle(b, m2)));
+      wasm_v128_store(out + i + 12, wasm_f32x4_convert_i32x4(wasm_i8x16_swizzle(b, m3)));
+    }
+  }
   for (; i + 8 <= n; i += 8) {
     if constexpr (sizeof(I) == 4) {
       const bool sig = std::is_signed<I>::value;

@@ -51,7 +51,7 @@ void narrow_from_float(const float* in, uint32_t* y, int64_t n, int mode);
 void widen_to_float(const int8_t* x, float* out, int64_t n);
 void widen_to_float(const int16_t* x, float* out, int64_t n);
 void widen_to_float(const uint16_t* x, float* out, int64_t n);
-void widen_to_float(const uint8_t* x, float* out, int64_t n);  // GridSample's
+void widen_to_float(const uint8_t* x, float* out, int64_t n);  // GridSample's, Resize's rows
 void narrow_from_float(const float* in, int8_t* y, int64_t n, int mode);
 void narrow_from_float(const float* in, int16_t* y, int64_t n, int mode);
 void narrow_from_float(const float* in, uint16_t* y, int64_t n, int mode);

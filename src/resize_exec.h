@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "convert.h"
 #include "elem.h"
 #include "resize.h"
 #include "resize_fixed.h"
@@ -330,7 +329,7 @@ Status pass_range(const ResizePlan& plan, const ResizeStep& st, const Tin* src, 
       F* wide = reinterpret_cast<F*>(ws->rows.data());
       for (int64_t r = begin; r < end; r += rows) {
         const int64_t n = std::min(rows, end - r);
-        widen_to_float(src + r * ap.in, wide, n * ap.in);  // (convert.cpp's, out of line)
+        widen_row<Tin, F>(src + r * ap.in, wide, n * ap.in);
         resize_pass<F, Tout, F>(wide, dst + r * ap.out, n, 1, ap, w, &ws->strip, plan.opts.max_bytes);
       }
       return Status::Ok();

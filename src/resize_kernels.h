@@ -13,6 +13,7 @@
 
 #include <cstring>
 
+#include "convert.h"
 #include "elem.h"
 #include "resize_plan.h"
 #include "simd.h"
@@ -844,28 +845,15 @@ void blend_rows_into(const Tin* const* rows, const F* w, int n, T* out, int64_t 
 }
 
 // A row of T widened to the compute type F (exact for every T the SIMD passes take):
-// lets a pass that reads each input several times (upsampling) convert it once.
+// lets a pass that reads each input several times (upsampling) convert it once. uint8 to
+// float: convert.cpp's widen_to_float (one swizzle per 4 bytes), out of line: a call per row.
 template <typename T, typename F>
 void widen_row(const T* x, F* y, int64_t len) {
-  int64_t j = 0;
-#if OSW_HAVE_SIMD
   if constexpr (std::is_same<T, uint8_t>::value && std::is_same<F, float>::value) {
-    // Each group of 4 bytes into 32-bit lanes by one swizzle (an index of -1 gives 0), then
-    // converted as signed (exact below 2^24). In V8 the two-step extends (a high half takes
-    // more than one instruction) widened a 1080p RGBA image in 2.4 ms, the swizzles in 0.8.
-    const v128_t m0 = wasm_i8x16_const(0, -1, -1, -1, 1, -1, -1, -1, 2, -1, -1, -1, 3, -1, -1, -1);
-    const v128_t four = wasm_i32x4_splat(4);
-    const v128_t m1 = wasm_i32x4_add(m0, four), m2 = wasm_i32x4_add(m1, four), m3 = wasm_i32x4_add(m2, four);
-    for (; j + 16 <= len; j += 16) {
-      const v128_t b = wasm_v128_load(x + j);
-      wasm_v128_store(y + j, wasm_f32x4_convert_i32x4(wasm_i8x16_swizzle(b, m0)));
-      wasm_v128_store(y + j + 4, wasm_f32x4_convert_i32x4(wasm_i8x16_swizzle(b, m1)));
-      wasm_v128_store(y + j + 8, wasm_f32x4_convert_i32x4(wasm_i8x16_swizzle(b, m2)));
-      wasm_v128_store(y + j + 12, wasm_f32x4_convert_i32x4(wasm_i8x16_swizzle(b, m3)));
-    }
+    widen_to_float(x, y, len);
+  } else {
+    for (int64_t j = 0; j < len; ++j) y[j] = widen<F>(x[j]);
   }
-#endif
-  for (; j < len; ++j) y[j] = widen<F>(x[j]);
 }
 
 // The widest filter a streamed pair of passes holds (rows it keeps per output).
