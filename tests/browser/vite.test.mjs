@@ -52,16 +52,22 @@ test('the Vite example builds against the packed tarball and runs in Chromium', 
   t.diagnostic(`npm install ${installMs} ms, vite build ${buildMs} ms${log.trim() ? `; vite said: ${log.trim()}` : ''}`);
 
   const assets = readdirSync(join(app, 'dist', 'assets'));
-  // osw.wasm, and the threaded build (osw-mt.wasm, osw-mt.mjs: fetched only for threads)
-  const wasmFiles = assets.filter((f) => f.endsWith('.wasm') && !f.startsWith('osw-mt') && !f.startsWith('osw-compat'));
-  assert.equal(wasmFiles.length, 1, `one osw .wasm in dist/assets (${assets.join(', ')})`);
-  assert.match(wasmFiles[0], /^osw.*\.wasm$/);
-  // and the compat modes' module, fetched by loadCompat() (the app calls it)
-  // osw-compat.wasm, and osw-compat-mt.wasm (for threads, fetched only then)
-  const compatWasm = assets.filter((f) => /^osw-compat-(?!mt-).*\.wasm$/.test(f));
-  assert.equal(compatWasm.length, 1, `osw-compat .wasm in dist/assets (${assets.join(', ')})`);
-  assert.equal(assets.filter((f) => /^osw-compat-mt-.*\.wasm$/.test(f)).length, 1, `osw-compat-mt .wasm in dist/assets (${assets.join(', ')})`);
-  assert.equal(assets.filter((f) => /^osw-mt.*\.(wasm|mjs)$/.test(f)).length, 2, `the threaded build's osw-mt .wasm and .mjs in dist/assets (${assets.join(', ')})`);
+  // Each of the package's files that Vite copies as an asset, found by its bytes (a name
+  // carries a content hash, which may begin with any letter, 'c' or 'mt' included): osw.wasm;
+  // the compat modes' module, fetched by loadCompat() (the app calls it), and its threaded
+  // twin; the threaded build (osw-mt.wasm, osw-mt.mjs: fetched only for threads).
+  const emitted = (file) => {
+    const bytes = readFileSync(join(app, 'node_modules', 'onnx-sampling-wasm', 'dist', file));
+    const found = assets.filter((f) => readFileSync(join(app, 'dist', 'assets', f)).equals(bytes));
+    assert.equal(found.length, 1, `${file} once in dist/assets (${assets.join(', ')})`);
+    const [base, ext] = file.split('.');
+    assert.ok(found[0].startsWith(`${base}-`) && found[0].endsWith(`.${ext}`), `${found[0]} is named after ${file}`);
+    return found[0];
+  };
+  const wasmFiles = [emitted('osw.wasm')];
+  const compatWasm = [emitted('osw-compat.wasm')];
+  for (const f of ['osw-compat-mt.wasm', 'osw-mt.wasm', 'osw-mt.mjs']) emitted(f);
+  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 4, `no other .wasm in dist/assets (${assets.join(', ')})`);
 
   server = await startStaticServer([['/', join(app, 'dist')]]);
   const page = await browser.newPage();
@@ -79,7 +85,7 @@ test('the Vite example builds against the packed tarball and runs in Chromium', 
   // createSampler({ worker: true }): Vite emitted the package's worker (and the client it
   // loads on demand), which computed the same values with one thread (no isolation here)
   assert.deepEqual(result.worker, { threads: 1, data: result.data });
-  assert.ok(assets.some((f) => /^worker-client.*\.js$/.test(f)) && assets.some((f) => /^worker-[^c].*\.js$/.test(f)), `the worker files in dist/assets (${assets.join(', ')})`);
+  assert.ok(assets.some((f) => /^worker-client-.*\.js$/.test(f)) && assets.some((f) => f.startsWith('worker-') && !f.startsWith('worker-client-') && f.endsWith('.js')), `the worker files in dist/assets (${assets.join(', ')})`);
   assert.deepEqual(wasmResponses, [[200, `/assets/${wasmFiles[0]}`, 'application/wasm'], [200, `/assets/${wasmFiles[0]}`, 'application/wasm'],
     [200, `/assets/${compatWasm[0]}`, 'application/wasm']],
     'the bundled wasm was fetched from the build output, by the page and by the worker, then osw-compat.wasm by loadCompat()');
