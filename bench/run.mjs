@@ -24,7 +24,7 @@ import { benchDir, repoRoot, count, makeFloat, makeRGBA, rotatedGrid } from './p
 
 const USAGE = `usage: node bench/run.mjs [--runs N] [--warmup N] [--quick] [--only W1,W3,...]
                          [--peers ort,tfjs,opencv,pica] [--out FILE] [--budget SECONDS]
-                         [--threads 1,2] [--no-check] [--no-gc]
+                         [--threads 1,2] [--no-check] [--no-gc] [--idle-settle]
   --runs N       measured rounds (default 15; a median of at least 15 is the benchmark)
   --warmup N     warm-up rounds before them (default 2; 1 with --quick)
   --quick        3 measured rounds, 1 warm-up: a smoke run, not a result
@@ -38,13 +38,15 @@ const USAGE = `usage: node bench/run.mjs [--runs N] [--warmup N] [--quick] [--on
                  (at least 5), reported as capped (default 20)
   --no-check     skip the correctness check on small inputs
   --no-gc        do not force a garbage collection before each timed case
+  --idle-settle  after that collection, sleep 15 ms instead of keeping the event loop turning
+                 (threaded calls then start after an idle spell: see bench/README.md, Threads)
 environment: OSW_DIST  the built package entry to benchmark (default dist/index.mjs)`;
 
 class UsageError extends Error {}
 
 function parseArgs(argv) {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-  const a = { runs: 15, warmup: null, quick: false, only: null, peers: null, check: true, gc: true, budget: 20,
+  const a = { runs: 15, warmup: null, quick: false, only: null, peers: null, check: true, gc: true, idleSettle: false, budget: 20,
     threads: [...new Set([1, cores])],
     out: join(benchDir, 'results', 'latest.json') };
   const value = (i, flag) => {
@@ -71,6 +73,7 @@ function parseArgs(argv) {
     }
     else if (f === '--no-check') a.check = false;
     else if (f === '--no-gc') a.gc = false;
+    else if (f === '--idle-settle') a.idleSettle = true;
     else if (f === '--help' || f === '-h') { console.log(USAGE); process.exit(0); }
     else throw new UsageError(`unknown argument '${f}'\n${USAGE}`);
   }
@@ -155,8 +158,21 @@ function enableGc() {
 // After a forced collection V8 goes on sweeping and unmapping on its background threads for
 // some milliseconds: on a 2-core machine they take the core a threaded row's second thread
 // needs (W1 on 2 threads measured 1.13x of one thread right after gc(), 0.69x without it).
-// So the timed case waits for them.
-const settle = () => new Promise((resolve) => setTimeout(resolve, 15));
+// So the timed case waits for them, with the event loop turning rather than asleep: on this
+// machine kind (a Firecracker guest whose kernel has a kernel.sched_vcpu_pack setting and
+// whose vCPUs report no shared cache) a thread woken after the process slept ~10 ms lands on
+// the waker's vCPU, so a call's two threads share one core for its first milliseconds. A
+// C program shows it without this library: two 0.8 ms spins started together take 1.6 ms
+// after a 10 ms sleep and 0.8 ms back to back. W1-W6 on 2 threads measured 0.91-1.14x of one
+// thread with the sleep and 0.60-0.75x with the loop turning (two runs each, bench/README.md,
+// Threads); --idle-settle measures the first.
+const SETTLE_MS = 15;
+const settle = (idle) => new Promise((resolve) => {
+  if (idle) { setTimeout(resolve, SETTLE_MS); return; }
+  const end = performance.now() + SETTLE_MS;
+  const turn = () => (performance.now() >= end ? resolve() : setImmediate(turn));
+  setImmediate(turn);
+});
 
 function stats(samples) {
   if (!samples.length) return null;
@@ -372,7 +388,7 @@ async function runRounds(active, args) {
         const c = cs[(i + r) % n];
         if (c.failed) continue;
         if (!warm && c.samples.length >= c.maxRuns) continue;
-        if (args.gc) { collect(); await settle(); }
+        if (args.gc) { collect(); await settle(args.idleSettle); }
         try {
           const t = await timeCase(c);
           (warm ? c.warmups : c.samples).push(t);
@@ -616,7 +632,7 @@ async function main() {
   console.log(`load average at start: ${machine.loadAverage.join(', ')}${machine.loadAverage[0] > machine.cores / 2 ? '  WARNING: the machine is busy, timings are noisy and slower than on an idle machine' : ''}`);
   console.log(`libraries: ${libs.filter((l) => l.id !== 'floor').map((l) => `${l.name} ${l.version} [${l.note}]`).join('; ')}`);
   for (const f of failed) console.log(`  not loaded: ${f.id}: ${f.error}`);
-  console.log(`rounds: ${args.warmup} warm-up + ${args.runs} measured, interleaved (every case once per round, order rotated each round)${args.gc ? ', gc before each timed case' : ''}`);
+  console.log(`rounds: ${args.warmup} warm-up + ${args.runs} measured, interleaved (every case once per round, order rotated each round)${args.gc ? `, gc before each timed case, then ${args.idleSettle ? '15 ms asleep' : '15 ms with the event loop turning'}` : ''}`);
   if (args.runs < 15) console.log(`NOTE: ${args.runs} measured rounds: a smoke run, not a benchmark result (use >= 15)`);
 
   const checks = [];
@@ -680,7 +696,7 @@ async function main() {
     peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
     command: `node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim(),
     machine,
-    settings: { runs: args.runs, warmup: args.warmup, gcBeforeEachCase: args.gc, budgetSeconds: args.budget, smokeRun: args.runs < 15 },
+    settings: { runs: args.runs, warmup: args.warmup, gcBeforeEachCase: args.gc, settleAfterGc: args.gc ? (args.idleSettle ? 'asleep 15 ms' : 'event loop turning 15 ms') : null, budgetSeconds: args.budget, smokeRun: args.runs < 15 },
     package: shortPath(ours.distFile),
     libraries: libs.map((l) => ({ id: l.id, name: l.name, version: l.version, note: l.note, loadMs: Math.round(l.loadMs) })),
     notLoaded: failed,
