@@ -544,11 +544,12 @@ function evaluateTargets(byId) {
   if (byId.W7A) {
     const c = byId.W7A.cases.find((x) => x.worker && x.blocked && !x.blocked.error);
     if (c) {
-      for (const [mode, b] of [['copied', c.blocked.copied], ['transfer', c.blocked.transferred]]) {
+      for (const [mode, b, f] of [['copied', c.blocked.copied, c.blocked.floor?.copied], ['transfer', c.blocked.transferred, c.blocked.floor?.transferred]]) {
+        const floorNote = f ? `; a plain Worker, no library, posting X ${mode === 'copied' ? 'copied' : 'transferred'} and answering with a fresh ${(c.blocked.outBytes / 1e6).toFixed(1)} MB result: gap ${f.gapMs.toFixed(2)} ms (max ${f.gapMaxMs.toFixed(2)})` : '';
         rows.push({
           target: `W7a worker API blocks <= 2 ms (${mode})`, workload: 'W7A', tier: 'array', value: b.gapMs, limit: 2, kind: 'max',
           met: b.gapMs <= 2, blocking: true,
-          detail: `worker on ${c.blocked.threads} thread(s); longest event-loop gap in flight (median of ${b.runs}; max ${b.gapMaxMs.toFixed(2)} ms); the call returns its Promise in ${b.callMs.toFixed(2)} ms; idle loop's own gap ${b.idleGapMs.toFixed(2)} ms; call ${fmtTime(b.timeMs)}`,
+          detail: `worker on ${c.blocked.threads} thread(s); longest event-loop gap in flight (median of ${b.runs}; max ${b.gapMaxMs.toFixed(2)} ms); the call returns its Promise in ${b.callMs.toFixed(2)} ms; idle loop's own gap ${b.idleGapMs.toFixed(2)} ms; call ${fmtTime(b.timeMs)}${floorNote}`,
         });
       }
     }

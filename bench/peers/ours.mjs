@@ -9,6 +9,7 @@
 // The per-call workload adds run() (ONNX node level, arrays) as a third variant.
 
 import os from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -95,6 +96,27 @@ async function probeBlocking(call, input, runs) {
   return { callMs: median(calls), gapMs: median(gaps), gapMaxMs: Math.max(...gaps), idleGapMs: median(idle), timeMs: median(times), runs };
 }
 
+// The same probe's floor without this library: a plain worker_threads Worker that answers
+// each message with a fresh array of the output's size, written through (as a resize writes
+// its output) and transferred. Its main-thread gaps are what posting X and receiving a
+// result of that size cost in this Node on this machine (structured clone, the result's
+// external memory and the garbage collections it brings), whatever computes it.
+async function plainWorkerFloor(outBytes, runs, x, transfer) {
+  const w = new Worker(`const { parentPort } = require('node:worker_threads');
+parentPort.on('message', () => { const y = new Uint8Array(${outBytes}); y.fill(1); parentPort.postMessage(y, [y.buffer]); });`, { eval: true });
+  try {
+    const call = (data) => new Promise((resolve, reject) => {
+      w.once('message', resolve);
+      w.once('error', reject);
+      w.postMessage(data, transfer ? [data.buffer] : []);
+    });
+    await call(transfer ? x.slice() : x);
+    return await probeBlocking(call, () => (transfer ? x.slice() : x), runs);
+  } finally {
+    await w.terminate();
+  }
+}
+
 class Ours {
   constructor(sampler, distFile, extra, worker, probeSamplers) {
     this.sampler = sampler;
@@ -157,8 +179,13 @@ class Ours {
           try {
             return {
               threads: WT.copied.threads,
+              outBytes: spec.out.reduce((a, b) => a * b, 1),
               copied: await probeBlocking((xi) => WT.copied.resize(xi, opts), () => x, runs),
               transferred: await probeBlocking((xi) => WT.transferred.resize(xi, opts), () => ({ ...x, data: x.data.slice() }), runs),
+              floor: {
+                copied: await plainWorkerFloor(spec.out.reduce((a, b) => a * b, 1), runs, x.data, false),
+                transferred: await plainWorkerFloor(spec.out.reduce((a, b) => a * b, 1), runs, x.data, true),
+              },
             };
           } finally {
             WT.copied.dispose();
