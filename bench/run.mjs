@@ -162,8 +162,8 @@ function enableGc() {
 // machine kind (a Firecracker guest whose kernel has a kernel.sched_vcpu_pack setting and
 // whose vCPUs report no shared cache) a thread woken after the process slept ~10 ms lands on
 // the waker's vCPU, so a call's two threads share one core for its first milliseconds. A
-// C program (bench/host/wake_spins.c) shows it without this library: two 0.8 ms spins started together take 1.6 ms
-// after a 10 ms sleep and 0.8 ms back to back. W1-W6 on 2 threads measured 0.91-1.14x of one
+// C program (bench/host/wake_spins.c) shows it without this library: two 0.8 ms spins
+// started together take 1.6 ms after a 10 ms sleep and 0.8 ms back to back. W1-W6 on 2 threads measured 0.91-1.14x of one
 // thread with the sleep and 0.60-0.75x with the loop turning (two runs each, bench/README.md,
 // Threads); --idle-settle measures the first.
 const SETTLE_MS = 15;

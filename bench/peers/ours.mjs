@@ -105,9 +105,12 @@ async function plainWorkerFloor(outBytes, runs, x, transfer) {
   const w = new Worker(`const { parentPort } = require('node:worker_threads');
 parentPort.on('message', () => { const y = new Uint8Array(${outBytes}); y.fill(1); parentPort.postMessage(y, [y.buffer]); });`, { eval: true });
   try {
+    // (each call's two listeners leave together: one 'error' listener per call would pile up)
     const call = (data) => new Promise((resolve, reject) => {
-      w.once('message', resolve);
-      w.once('error', reject);
+      const done = (m) => { w.off('error', fail); resolve(m); };
+      const fail = (e) => { w.off('message', done); reject(e); };
+      w.once('message', done);
+      w.once('error', fail);
       w.postMessage(data, transfer ? [data.buffer] : []);
     });
     await call(transfer ? x.slice() : x);
@@ -176,15 +179,16 @@ class Ours {
         // transferred: each call gets a fresh copy of X, made before the probe starts.
         probe: spec.perCall ? null : async (runs) => {
           const WT = await this.probeSamplers();
+          const outBytes = spec.out.reduce((a, b) => a * b, 1);
           try {
             return {
               threads: WT.copied.threads,
-              outBytes: spec.out.reduce((a, b) => a * b, 1),
+              outBytes,
               copied: await probeBlocking((xi) => WT.copied.resize(xi, opts), () => x, runs),
               transferred: await probeBlocking((xi) => WT.transferred.resize(xi, opts), () => ({ ...x, data: x.data.slice() }), runs),
               floor: {
-                copied: await plainWorkerFloor(spec.out.reduce((a, b) => a * b, 1), runs, x.data, false),
-                transferred: await plainWorkerFloor(spec.out.reduce((a, b) => a * b, 1), runs, x.data, true),
+                copied: await plainWorkerFloor(outBytes, runs, x.data, false),
+                transferred: await plainWorkerFloor(outBytes, runs, x.data, true),
               },
             };
           } finally {

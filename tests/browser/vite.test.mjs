@@ -64,8 +64,8 @@ test('the Vite example builds against the packed tarball and runs in Chromium', 
     assert.ok(found[0].startsWith(`${base}-`) && found[0].endsWith(`.${ext}`), `${found[0]} is named after ${file}`);
     return found[0];
   };
-  const wasmFiles = [emitted('osw.wasm')];
-  const compatWasm = [emitted('osw-compat.wasm')];
+  const oswWasm = emitted('osw.wasm');
+  const compatWasm = emitted('osw-compat.wasm');
   for (const f of ['osw-compat-mt.wasm', 'osw-mt.wasm', 'osw-mt.mjs']) emitted(f);
   assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 4, `no other .wasm in dist/assets (${assets.join(', ')})`);
 
@@ -86,8 +86,8 @@ test('the Vite example builds against the packed tarball and runs in Chromium', 
   // loads on demand), which computed the same values with one thread (no isolation here)
   assert.deepEqual(result.worker, { threads: 1, data: result.data });
   assert.ok(assets.some((f) => /^worker-client-.*\.js$/.test(f)) && assets.some((f) => f.startsWith('worker-') && !f.startsWith('worker-client-') && f.endsWith('.js')), `the worker files in dist/assets (${assets.join(', ')})`);
-  assert.deepEqual(wasmResponses, [[200, `/assets/${wasmFiles[0]}`, 'application/wasm'], [200, `/assets/${wasmFiles[0]}`, 'application/wasm'],
-    [200, `/assets/${compatWasm[0]}`, 'application/wasm']],
+  assert.deepEqual(wasmResponses, [[200, `/assets/${oswWasm}`, 'application/wasm'], [200, `/assets/${oswWasm}`, 'application/wasm'],
+    [200, `/assets/${compatWasm}`, 'application/wasm']],
     'the bundled wasm was fetched from the build output, by the page and by the worker, then osw-compat.wasm by loadCompat()');
   // compat 'pillow' in the bundle gives the bytes of the package in Node
   const node = await (await import(pathToFileURL(join(app, 'node_modules', 'onnx-sampling-wasm', 'dist', 'index.mjs')).href)).createSampler();
