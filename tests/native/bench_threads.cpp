@@ -2,12 +2,14 @@
 //
 // Not a test and not part of `npm test`: build it on demand (tests/native, target
 // osw-bench-threads: -O2, SIMDe, -pthread) and run it on an idle machine:
-//   cmake --build build-native --target osw-bench-threads && build-native/osw-bench-threads [N] [rounds]
+//   cmake --build build-native --target osw-bench-threads && build-native/osw-bench-threads [N] [rounds] [cold]
 // For the workloads of bench/README.md (W1-W7b) it prints the best and the median of
 // `rounds` timed calls (default 15) on 1 and on N threads (default 2), interleaved call by
 // call, and their ratio; then a sweep of Resize and GridSample sizes around the work
 // thresholds (kResizeMinWork, kGridSampleMinWork) timed with the threshold off (min_work 0), which is how the
 // threshold was chosen; then the per-call time of a tiny Resize (the overhead case).
+// With `cold`, every timed call starts as in `npm run bench`: caches evicted, the pool asleep
+// (gap() below).
 // Runs the calls the way bindings/embind.cpp does: a Resize plan built once, its workspaces
 // kept; GridSample planned on every call, its workspaces reset after it.
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "affinegrid.h"
@@ -119,6 +122,22 @@ struct Grid {
   }
 };
 
+// The gap before each timed call (main(): "cold"): the caller writes kEvictBytes (the
+// caches then hold none of the call's data) and keeps busy until kGapMicros have passed
+// since the last call, while the pool's workers sleep: what `npm run bench` does in V8
+// (a garbage collection, then 15 ms with the event loop turning) without V8.
+bool g_cold = false;
+constexpr size_t kEvictBytes = size_t(64) << 20;
+constexpr double kGapMicros = 15000;
+void gap() {
+  static std::vector<unsigned char> evict(kEvictBytes);
+  static unsigned char v = 0;
+  const double t0 = now_us();
+  std::fill(evict.begin(), evict.end(), ++v);
+  volatile unsigned sink = 0;
+  while (now_us() - t0 < kGapMicros) sink = sink + 1;
+}
+
 // Times fn on pool a and pool b, interleaved, `rounds` times each after one warm-up.
 void compare(const char* name, ThreadPool* a, ThreadPool* b, int rounds,
              const std::function<void(ThreadPool*)>& fn) {
@@ -128,6 +147,7 @@ void compare(const char* name, ThreadPool* a, ThreadPool* b, int rounds,
   for (int i = 0; i < rounds; ++i) {
     for (int k = 0; k < 2; ++k) {
       ThreadPool* p = (i + k) % 2 ? b : a;
+      if (g_cold) gap();
       const double t0 = now_us();
       fn(p);
       (p == a ? ta : tb).push_back(now_us() - t0);
@@ -144,10 +164,12 @@ void compare(const char* name, ThreadPool* a, ThreadPool* b, int rounds,
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 2;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 15;
+  g_cold = argc > 3 && std::string(argv[3]) == "cold";
   ThreadPool one, many;
   one.set_threads(1);
   const int got = many.set_threads(n);
-  std::printf("threads: 1 against %d; %d rounds; times in us\n", got, rounds);
+  std::printf("threads: 1 against %d; %d rounds; times in us%s\n", got, rounds,
+              g_cold ? "; before each call the caches evicted (64 MiB written) and 15 ms busy, the pool asleep" : "");
   std::printf("%-44s %10s %10s %10s %10s   %s\n", "case", "1t best", "1t median", "Nt best",
               "Nt median", "Nt/1t best");
 
