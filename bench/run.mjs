@@ -530,11 +530,17 @@ function evaluateTargets(byId) {
       const limit = wid === 'OH' ? 1.15 : wid === 'W1' || wid === 'W2' ? 0.8 : 0.6;
       const name = wid === 'OH' ? `per-call overhead, ${c.threads} threads` : `${w.name} ${c.threads} threads`;
       const judged = c.threads === 2;
+      // The spread, beside the judged ratio of medians: each round's threaded time over the
+      // same round's one-thread time (the two ran in the same round, seconds apart), as
+      // quartiles; only when both cases ran every round (a capped case did not).
+      const paired = c.samples.length === one.samples.length ? stats(c.samples.map((t, i) => t / one.samples[i])) : null;
       rows.push({
         target: `${name} <= ${limit}x 1 thread`, workload: wid, tier: c.tier, value: c.stats.median / one.stats.median,
         limit, kind: 'max', met: judged ? c.stats.median / one.stats.median <= limit : null, threads: c.threads,
+        perRound: paired ? { q1: paired.q1, median: paired.median, q3: paired.q3, n: paired.n } : null,
         detail: `${c.variant}(): ${fmtTime(c.stats.median, !!w.spec.perCall)} vs ${fmtTime(one.stats.median, !!w.spec.perCall)} on one thread` +
-          `${c.threadsInUse !== c.threads ? ` (${c.threadsInUse} threads in use)` : ''}${judged ? '' : '; the target is for 2 threads'}`,
+          `${c.threadsInUse !== c.threads ? ` (${c.threadsInUse} threads in use)` : ''}` +
+          `${paired ? `; per round ${paired.q1.toFixed(2)}-${paired.q3.toFixed(2)}x (quartiles of ${paired.n})` : ''}${judged ? '' : '; the target is for 2 threads'}`,
       });
     }
   }
