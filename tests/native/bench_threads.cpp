@@ -124,8 +124,9 @@ struct Grid {
 
 // The gap before each timed call (main(): "cold"): the caller writes kEvictBytes (the
 // caches then hold none of the call's data) and keeps busy until kGapMicros have passed
-// since the last call, while the pool's workers sleep: what `npm run bench` does in V8
-// (a garbage collection, then 15 ms with the event loop turning) without V8.
+// since the gap began (the writing included), while the pool's workers sleep: what `npm run
+// bench` does in V8 (a garbage collection, then 15 ms with the event loop turning) without V8.
+// (The threshold sweep below runs cold too, and so takes about a minute longer.)
 bool g_cold = false;
 constexpr size_t kEvictBytes = size_t(64) << 20;
 constexpr double kGapMicros = 15000;
