@@ -163,9 +163,9 @@ function enableGc() {
 // whose vCPUs report no shared cache) a thread woken after the process slept ~10 ms lands on
 // the waker's vCPU, so a call's two threads share one core for its first milliseconds. A
 // C program (bench/host/wake_spins.c) shows it without this library: two 0.8 ms spins
-// started together take 1.6 ms after a 10 ms sleep and 0.8 ms back to back. W1-W6 on 2 threads measured 0.91-1.14x of one
-// thread with the sleep and 0.60-0.75x with the loop turning (two runs each, bench/README.md,
-// Threads); --idle-settle measures the first.
+// started together take 1.6 ms after a 10 ms sleep and 0.8 ms back to back. W1-W6 on 2
+// threads measured 0.91-1.14x of one thread with the sleep and 0.60-0.75x with the loop
+// turning (two runs each, bench/README.md, Threads); --idle-settle measures the first.
 const SETTLE_MS = 15;
 const settle = (idle) => new Promise((resolve) => {
   if (idle) { setTimeout(resolve, SETTLE_MS); return; }
@@ -534,9 +534,10 @@ function evaluateTargets(byId) {
       // same round's one-thread time (the two ran in the same round, seconds apart), as
       // quartiles; only when both cases ran every round (a capped case did not).
       const paired = c.samples.length === one.samples.length ? stats(c.samples.map((t, i) => t / one.samples[i])) : null;
+      const ratio = c.stats.median / one.stats.median;
       rows.push({
-        target: `${name} <= ${limit}x 1 thread`, workload: wid, tier: c.tier, value: c.stats.median / one.stats.median,
-        limit, kind: 'max', met: judged ? c.stats.median / one.stats.median <= limit : null, threads: c.threads,
+        target: `${name} <= ${limit}x 1 thread`, workload: wid, tier: c.tier, value: ratio,
+        limit, kind: 'max', met: judged ? ratio <= limit : null, threads: c.threads,
         perRound: paired ? { q1: paired.q1, median: paired.median, q3: paired.q3, n: paired.n } : null,
         detail: `${c.variant}(): ${fmtTime(c.stats.median, !!w.spec.perCall)} vs ${fmtTime(one.stats.median, !!w.spec.perCall)} on one thread` +
           `${c.threadsInUse !== c.threads ? ` (${c.threadsInUse} threads in use)` : ''}` +

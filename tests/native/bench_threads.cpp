@@ -169,8 +169,11 @@ int main(int argc, char** argv) {
   ThreadPool one, many;
   one.set_threads(1);
   const int got = many.set_threads(n);
-  std::printf("threads: 1 against %d; %d rounds; times in us%s\n", got, rounds,
-              g_cold ? "; before each call the caches evicted (64 MiB written) and 15 ms busy, the pool asleep" : "");
+  std::printf("threads: 1 against %d; %d rounds; times in us", got, rounds);
+  if (g_cold)
+    std::printf("; before each call the caches evicted (%zu MiB written) and %.0f ms busy, the pool asleep",
+                kEvictBytes >> 20, kGapMicros / 1000);
+  std::printf("\n");
   std::printf("%-44s %10s %10s %10s %10s   %s\n", "case", "1t best", "1t median", "Nt best",
               "Nt median", "Nt/1t best");
 
