@@ -1,10 +1,14 @@
-// api.js: the JavaScript API of onnx-sampling-wasm, shared by the Node and browser builds.
+// api.js: the JavaScript API of onnx-sampling-wasm, the same on every host.
 //
-// scripts/build.mjs wraps this file into dist/index.cjs (Node, CommonJS) and
-// dist/browser.mjs (ES module): each wrapper defines `loadModule(options)`, which returns a
-// promise of a fresh instance of the Emscripten module on every call (options: the checked
-// { wasmBinary (a Uint8Array), wasmUrl (a string) }, each only when given), and exports what
-// `makeApi(loadModule)` returns. Each sampler owns the instance it was created with.
+// makeApi(host) gives { createSampler, TENSOR_TYPES }. Each entry (entries/*.js) hands it
+// its host:
+// - loadModule(options): a promise of a fresh instance of the Emscripten module on every
+//   call (options: the checked { threads, wasmBinary (a Uint8Array or a compiled
+//   WebAssembly.Module), wasmUrl (a string) }, each only when given; loader.js);
+// - compat: { module(options, shared), moduleSync(shared), codeNow() } (compat-loader.js);
+// - createWorkerSampler(options, createSampler), where the host has workers
+//   (worker-client.js); else noWorker: why createSampler({ worker: true }) cannot run there.
+// Each sampler owns the instance it was created with.
 //
 // What this layer owns (STYLE habits 7-9): it validates every argument once, at the edge,
 // throwing TypeError for a wrong kind of argument and RangeError for a bad shape or value,
@@ -14,9 +18,10 @@
 // allocated, whatever happens. The core re-checks what it relies on and reports errors as
 // values, so the sampler stays usable after any error.
 
-/* eslint-disable no-unused-vars */
-function makeApi(loadModule) {
-  'use strict';
+import { installImageHelpers } from './image.js';
+
+export function makeApi(host) {
+  const { loadModule, compat: compatHost } = host;
 
   // ONNX TensorProto.DataType codes and the TypedArray each type is carried in.
   const HAS_F16 = typeof Float16Array === 'function';
@@ -517,13 +522,16 @@ function makeApi(loadModule) {
   const DEFAULT_MAX_BYTES = 2 ** 31;
   const SMALL_TEMP = 4096;  // bytes of each of the module's blocks for small temporaries
 
-  const CREATE_OPTIONS = ['wasmUrl', 'wasmBinary', 'maxBytes', 'threads', 'loadCompat'];
+  const CREATE_OPTIONS = ['wasmUrl', 'wasmBinary', 'maxBytes', 'threads', 'loadCompat', 'worker', 'transfer'];
 
-  // The wasmBinary and wasmUrl options (of createSampler and loadCompat), in one form each.
+  // The wasmBinary and wasmUrl options (of createSampler and loadCompat), in one form each:
+  // the bytes as a Uint8Array, or the module compiled already (hosts that compile no wasm
+  // from bytes, such as Cloudflare Workers, import .wasm files as WebAssembly.Module).
   function wasmBytesOption(b, fn) {
     if (ArrayBuffer.isView(b)) return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     if (/^\[object (Shared)?ArrayBuffer\]$/.test(Object.prototype.toString.call(b))) return new Uint8Array(b);
-    throw new TypeError(`${fn}: wasmBinary: expected the .wasm bytes (an ArrayBuffer or Uint8Array), got ${describe(b)}`);
+    if (/^\[object WebAssembly\.Module\]$/.test(Object.prototype.toString.call(b))) return b;
+    throw new TypeError(`${fn}: wasmBinary: expected the .wasm bytes (an ArrayBuffer or Uint8Array) or a compiled WebAssembly.Module, got ${describe(b)}`);
   }
   function wasmUrlOption(u, fn) {
     if (typeof u === 'string') return u;
@@ -535,12 +543,21 @@ function makeApi(loadModule) {
   // call; the loaders keep the compiled WebAssembly.Module, so later ones are cheap): its
   // dispose() then frees exactly its memory, and a failed load leaves nothing behind.
   async function createSampler(options) {
-    // createSampler({ worker }): bindings/worker-client.js, where the entry has it.
-    if (options && typeof options === 'object' && options.worker !== undefined && typeof oswCreateWorkerSampler === 'function')
-      return oswCreateWorkerSampler(options, createSampler);
+    // createSampler({ worker }): worker-client.js, where the host has workers.
+    if (options && typeof options === 'object' && options.worker !== undefined && host.createWorkerSampler)
+      return host.createWorkerSampler(options, createSampler);
     if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
       throw new TypeError(`createSampler: options must be an object, got ${describe(options)}`);
     const o = checkOptions(options, 'createSampler', CREATE_OPTIONS);
+    if (o.worker !== undefined && typeof o.worker !== 'boolean')
+      throw new TypeError(`createSampler: worker: expected true or false, got ${describe(o.worker)}`);
+    if (o.transfer !== undefined && typeof o.transfer !== 'boolean')
+      throw new TypeError(`createSampler: transfer: expected true or false, got ${describe(o.transfer)}`);
+    if (o.worker === true)
+      throw new Error(`createSampler: worker: true needs a Worker, and ${host.noWorker || 'this host has none'}; ` +
+        'the synchronous sampler (createSampler() without worker) runs here');
+    if (o.transfer !== undefined && o.worker !== false)
+      throw new RangeError('createSampler: transfer applies only with worker: true');
     const positive = (name) => {
       const n = checkInt(o[name], `createSampler: ${name}`);
       if (n < 1) throw new RangeError(`createSampler: ${name} must be positive, got ${n}`);
@@ -812,16 +829,16 @@ function makeApi(loadModule) {
     // loadCompat() must have run first, which the error says. what: the caller, for it.
     _compat(what) {
       if (this._cx === null) {
-        const shared = this._shared(), m = oswCompatModuleSync(shared);
+        const shared = this._shared(), m = compatHost.moduleSync(shared);
         if (m === null) {
           const e = new Error(`${typeof what === 'number' ? `resize: compat '${Object.keys(COMPATS)[what]}'` : what} runs in osw-compat.wasm, a second module fetched only by programs that use it; ` +
             'load it first: `await sampler.loadCompat()` once, or createSampler({ loadCompat: true })');
           e.oswNeedsCompat = true;  // the worker API loads it and calls again (worker-main.js)
           throw e;
         }
-        this._cx = oswCompatCodeNow().instantiateSync(m, this._M, shared);
+        this._cx = compatHost.codeNow().instantiateSync(m, this._M, shared);
       }
-      return oswCompatCodeNow();
+      return compatHost.codeNow();
     }
 
     _shared() {
@@ -1128,10 +1145,10 @@ function makeApi(loadModule) {
       if (o.wasmBinary !== undefined) load.wasmBinary = wasmBytesOption(o.wasmBinary, 'loadCompat');
       if (o.wasmUrl !== undefined) load.wasmUrl = wasmUrlOption(o.wasmUrl, 'loadCompat');
       if (this._cx !== null && load.wasmBinary === undefined && load.wasmUrl === undefined) return;
-      const shared = this._shared(), m = await oswCompatModule(load, shared);
+      const shared = this._shared(), m = await compatHost.module(load, shared);
       const M = this._M;
       if (M === null) return;  // disposed meanwhile
-      const cx = await oswCompatCodeNow().instantiate(m, M, shared);
+      const cx = await compatHost.codeNow().instantiate(m, M, shared);
       if (this._M === M) this._cx = cx;
     }
 
@@ -1214,9 +1231,8 @@ function makeApi(loadModule) {
     return v === undefined ? table[dflt] : checkEnum(v, name, table);
   }
 
-  // bindings/image.js, when built in, adds the image helpers (ImageData <-> tensor).
-  if (typeof installImageHelpers === 'function')
-    installImageHelpers(Sampler, { checkTensor, checkOptions, checkEnum, checkNumber, checkInt, describe, TYPES });
+  // image.js adds the image helpers (ImageData <-> tensor).
+  installImageHelpers(Sampler, { checkTensor, checkOptions, checkEnum, checkNumber, checkInt, describe, TYPES });
 
   // The sampler's public methods (image helpers included), which each sampler binds.
   let publicNames = null;

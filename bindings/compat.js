@@ -1,10 +1,9 @@
 // compat.js: the JavaScript half of the compat modes 'pillow' and 'opencv' (resize by
 // PIL.Image.resize's or cv2.resize's rules, bit for bit, in osw-compat.wasm).
 //
-// Only programs that use those modes need it, so browsers fetch it with the wasm: scripts/
-// build.mjs makes it dist/compat.mjs, which sampler.loadCompat() imports from browser.mjs.
-// The Node entries and the browser worker (dist/worker.mjs) carry it inline. Either way,
-// oswCompatCode(find, findSync) gives the entry's object { find, findSync, instantiate,
+// Only programs that use those modes need it, so browsers fetch it with the wasm: it is
+// dist/compat.mjs (entries/compat-browser.js), which sampler.loadCompat() imports from
+// browser.mjs. The other entries import it. Either way, oswCompatCode(find, findSync) gives the entry's object { find, findSync, instantiate,
 // instantiateSync, resize }, where find(options, shared) / findSync(shared) are the entry's
 // ways to get the compiled osw-compat.wasm, or osw-compat-mt.wasm for the threaded build's
 // shared memory (findSync: null where the host cannot read files at once).
@@ -12,13 +11,14 @@
 // osw-compat.wasm is a side module (CMakeLists.txt): each sampler instantiates it into its
 // own osw.wasm instance's memory, so images are resized where they are.
 
-/* eslint-disable no-unused-vars */
-// What to do when osw-compat.wasm cannot be loaded (loader.js's oswLoadError).
-const OSW_COMPAT_FIX = 'The compat modes \'pillow\' and \'opencv\' need it: if a bundler did not copy it, copy ' +
+// What to do when osw-compat.wasm cannot be found (loader.js's oswLoadError).
+export const OSW_COMPAT_FIX = 'The compat modes \'pillow\' and \'opencv\' need it: if a bundler did not copy it, copy ' +
   'node_modules/onnx-sampling-wasm/dist/osw-compat.wasm next to your bundle, or say where it is with ' +
   'sampler.loadCompat({ wasmUrl }) (or createSampler({ loadCompat: { wasmUrl } })), or pass its bytes with { wasmBinary }';
+// The same as the loader's fixes (loader.js, OSW_FIX) take them.
+export const OSW_COMPAT_WASM = { file: 'osw-compat.wasm', how: 'sampler.loadCompat', missing: OSW_COMPAT_FIX };
 
-function oswCompatCode(find, findSync) {
+export function oswCompatCode(find, findSync) {
   'use strict';
   const STACK = 65536;  // the side module's stack (its kernels allocate their scratch)
 

@@ -1,11 +1,8 @@
 // drawables.js: the browser image sources that are read by drawing them into a scratch
 // canvas, how to get each one's pixel size (0 while it is not ready) and the message when it
 // is not. One table for image.js (the synchronous helpers) and worker-client.js (which reads
-// the ones a worker cannot receive before posting); scripts/build.mjs puts this file before
-// them in every output that has either.
-
-/* eslint-disable no-unused-vars */
-const OSW_DRAWABLES = [
+// the ones a worker cannot receive before posting).
+export const OSW_DRAWABLES = [
   ['HTMLImageElement', (v) => (v.complete ? [v.naturalWidth, v.naturalHeight] : [0, 0]), 'the <img> has not finished loading (or failed to)'],
   ['SVGImageElement', (v) => [v.width.baseVal.value, v.height.baseVal.value], 'the SVG <image> has no size'],
   ['HTMLVideoElement', (v) => (v.readyState >= 2 ? [v.videoWidth, v.videoHeight] : [0, 0]), 'the <video> has no current frame yet'],

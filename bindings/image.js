@@ -1,15 +1,15 @@
 // image.js: the image helpers of onnx-sampling-wasm: pixels -> tensor, tensor -> pixels, and
 // resizeImage, an alpha-correct image resize on top of sampler.resize.
 //
-// scripts/build.mjs appends this file to api.js inside each dist wrapper; makeApi() calls
-// installImageHelpers(Sampler, h) with api.js's own checkers, so the helpers validate
+// makeApi() (api.js) calls installImageHelpers(Sampler, h) with api.js's own checkers, so the helpers validate
 // arguments the same way (TypeError for a wrong kind, RangeError for a bad value, each
 // message naming the argument). Pixel data is always 8-bit RGBA, row-major, as ImageData.
 // In browsers ImageBitmap, <canvas>, OffscreenCanvas, a loaded <img> and <video> are read
 // by drawing them into a scratch canvas; in Node only ImageData-like objects are accepted.
 
-/* eslint-disable no-unused-vars */
-function installImageHelpers(Sampler, h) {
+import { OSW_DRAWABLES } from './drawables.js';
+
+export function installImageHelpers(Sampler, h) {
   'use strict';
   const { checkTensor, checkOptions, checkEnum, checkNumber, checkInt, describe } = h;
 

@@ -1,11 +1,11 @@
 // loader-mt.js: how the threaded build (osw-mt.wasm, compiled with -pthread) becomes a module
 // instance with a pool of workers, for createSampler({ threads }) where shared memory exists.
 //
-// scripts/build.mjs puts this file into dist/index.cjs and dist/index.mjs (Node: their
-// oswLoadMt(threads) calls oswLoadThreaded with the glue dist/osw-mt-node.cjs) and into
-// dist/osw-mt.mjs (browsers: the threaded glue, an ES module that browser.mjs imports only
-// when threads are possible and asked for, and that every pool worker runs; the download of
-// browser.mjs does not grow).
+// The Node entries call oswLoadThreaded with the Node threaded glue (glue-node.js); in
+// browsers it is in dist/osw-mt.mjs (entries/mt-browser.js: the threaded glue, an ES module
+// that browser.mjs imports only when threads are possible and asked for, and that every
+// pool worker runs; the download of browser.mjs does not grow). The pool workers run
+// pool.js.
 //
 // h: { threads (>= 2), find() (compiles the entry's osw-mt.wasm; done once), factory (the
 // glue's createOswMtModule), mainScript (what each pool worker loads: the glue), workerScript
@@ -25,15 +25,16 @@
 //   uses; M.oswEnd(sampler) terminates the workers (dispose()), as does the garbage collector
 //   for a sampler that was dropped without dispose().
 
-/* eslint-disable no-unused-vars */
-const OSW_MT_NOTE = '(This was the threaded build, for createSampler({ threads }): osw-mt.wasm and, in ' +
+import { oswPermissionHint } from './permissions.js';
+
+export const OSW_MT_NOTE = '(This was the threaded build, for createSampler({ threads }): osw-mt.wasm and, in ' +
   'browsers, osw-mt.mjs go beside browser.mjs; or ask for threads: 1.)';
 
 let oswMtCompiled = null;  // the compiled osw-mt.wasm beside the entry, once it succeeded
 
 const oswPools = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((end) => end()) : null;
 
-function oswLoadThreaded(h) {
+export function oswLoadThreaded(h) {
   let compiled = oswMtCompiled;
   if (!compiled) {
     compiled = oswMtCompiled = Promise.resolve().then(h.find);
@@ -80,7 +81,8 @@ function oswLoadThreaded(h) {
 
 function oswPoolError(h, detail, cause) {
   if (detail) detail = String(detail).replace(/\.$/, '');  // WebKit's "The operation is insecure."
-  if (cause && cause.code === 'ERR_ACCESS_DENIED' && !/--allow-worker/.test(detail)) detail += " (Node's permission model: run with --allow-worker)";
+  const hint = oswPermissionHint(cause, 'worker');
+  if (hint && !String(detail).includes(hint)) detail = `${detail || 'it could not start'} (${hint})`;
   const e = new Error(`onnx-sampling-wasm: a worker of the thread pool did not start (${h.workerScript}): ` +
     `${detail || 'its script did not load (not served beside the entry, or refused by a Content-Security-Policy worker-src?)'}. ${OSW_MT_NOTE}`);
   if (cause !== undefined) e.cause = cause;
@@ -89,9 +91,9 @@ function oswPoolError(h, detail, cause) {
 
 // Until the pool has loaded, a worker's error (Node: its 'error' event; browsers: the Worker's
 // error event, e.g. its script not found or refused) or its report that its load failed
-// ({ cmd: 'oswFailed' }, posted by the worker's script, scripts/build.mjs) calls
+// ({ cmd: 'oswFailed' }, posted by the pool worker, pool.js) calls
 // fail(Error). The glue's own handler of a worker's error (set once the wasm is instantiated)
-// asks M.oswWorkerError first and throws only when there is none (scripts/build.mjs edits
+// asks M.oswWorkerError first and throws only when there is none (scripts/glue.mjs edits
 // it), so an error while loading is reported once, as the rejection. Returns the function
 // that stops watching, called once the pool has loaded: later errors are the glue's again.
 function oswPoolWatch(M, workers, h, fail) {

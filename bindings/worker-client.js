@@ -2,9 +2,9 @@
 // return Promises and run in a dedicated worker (a module Worker in browsers, a
 // worker_threads Worker in Node) holding a normal synchronous sampler (worker-main.js).
 //
-// scripts/build.mjs puts this file into the Node entries (dist/index.cjs, dist/index.mjs)
-// and into dist/worker-client.mjs, which dist/browser.mjs imports only when worker: true is
-// asked for (the default download does not grow). Each wrapper gives oswWorkerSampler() a
+// The Node entries import it; in browsers it is dist/worker-client.mjs
+// (entries/worker-client-browser.js), which dist/browser.mjs imports only when worker: true
+// is asked for (the default download does not grow). Each entry gives oswWorkerSampler() a
 // `spawn()` that starts the worker and returns { post, listen, terminate, ref, unref }.
 //
 // The contract: the same TypeError / RangeError classes and messages as the synchronous
@@ -17,8 +17,10 @@
 // write the result into the caller's output array when the call resolves. In Node the
 // worker keeps the process alive only while a call is in flight.
 
-/* eslint-disable no-unused-vars */
-function oswWorkerSampler(options, createSyncSampler, spawn) {
+import { OSW_DRAWABLES } from './drawables.js';
+import { oswPermissionHint } from './permissions.js';
+
+export function oswWorkerSampler(options, createSyncSampler, spawn) {
   'use strict';
 
   const MARK = '__oswWorkerValue__';
@@ -372,11 +374,11 @@ function oswWorkerSampler(options, createSyncSampler, spawn) {
 // The channel to a worker_threads Worker (Node), made by make(): a worker that cannot be made
 // (Node's permission model without --allow-worker) or that fails (its script missing, an
 // exception in it) is one Error naming the script, the original as its cause.
-function oswNodePort(make, file) {
+export function oswNodePort(make, file) {
   const failed = (e) => {
     const m = e && e.message !== undefined ? String(e.message) : String(e);
-    const err = new Error(`onnx-sampling-wasm: the worker failed (${file}): ${m}` +
-      (e && e.code === 'ERR_ACCESS_DENIED' && !/--allow-worker/.test(m) ? " (Node's permission model: run with --allow-worker)" : ''));
+    const hint = oswPermissionHint(e, 'worker');
+    const err = new Error(`onnx-sampling-wasm: the worker failed (${file}): ${m}${hint && !m.includes(hint) ? ` (${hint})` : ''}`);
     err.cause = e;
     return err;
   };
@@ -400,7 +402,7 @@ function oswNodePort(make, file) {
 }
 
 // The channel to a module Worker (browsers).
-function oswBrowserPort(worker) {
+export function oswBrowserPort(worker) {
   return {
     post: (msg, transfer) => worker.postMessage(msg, transfer),
     listen(h) {

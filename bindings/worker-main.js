@@ -3,13 +3,11 @@
 // message one call on it, answered in order with the result (its arrays transferred) or the
 // error's class name and message.
 //
-// scripts/build.mjs puts this file into dist/worker.mjs (browsers: with the whole API
-// inside) and dist/worker-node.mjs / dist/worker-node.cjs (Node: beside the entry they load),
-// each calling oswServeWorker(createSampler, port, cores) with port = { post, listen } and
+// The worker entries (entries/worker-browser.js: dist/worker.mjs; entries/worker-node.js:
+// dist/worker-node.mjs and .cjs), each with the whole API inside, call oswServeWorker(createSampler, port, cores) with port = { post, listen } and
 // cores = the host's logical cores (os.availableParallelism(), navigator.hardwareConcurrency).
 
-/* eslint-disable no-unused-vars */
-function oswServeWorker(createSampler, port, cores) {
+export function oswServeWorker(createSampler, port, cores) {
   'use strict';
   // The worker sampler's default threads: every core, at most DEFAULT_THREADS_CAP. A worker
   // never blocks the caller, so a pool costs only its start-up (in this worker, before

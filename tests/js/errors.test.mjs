@@ -215,7 +215,7 @@ test('createSampler rejects a non-object options argument with a TypeError', asy
 test('createSampler rejects unknown options with a "did you mean", like every other function', async () => {
   const { createSampler } = await modPromise;
   await assert.rejects(() => createSampler({ wasmURL: 'x.wasm' }),
-    (e) => e instanceof RangeError && /^createSampler: unknown option 'wasmURL' \(did you mean 'wasmUrl'\?\); known options: wasmUrl, wasmBinary, maxBytes, threads, loadCompat$/.test(e.message));
+    (e) => e instanceof RangeError && /^createSampler: unknown option 'wasmURL' \(did you mean 'wasmUrl'\?\); known options: wasmUrl, wasmBinary, maxBytes, threads, loadCompat, worker, transfer$/.test(e.message));
   await assert.rejects(() => createSampler({ maxbytes: 1e6 }), (e) => e instanceof RangeError && /did you mean 'maxBytes'/.test(e.message));
   await assert.rejects(() => createSampler({ wasm: new Uint8Array(8) }), (e) => e instanceof RangeError && /'wasm'/.test(e.message));
 });
@@ -223,7 +223,7 @@ test('createSampler rejects unknown options with a "did you mean", like every ot
 test('createSampler checks the types of its options', async () => {
   const { createSampler } = await modPromise;
   await assert.rejects(() => createSampler({ wasmBinary: 'osw-node.wasm' }),
-    (e) => e instanceof TypeError && /^createSampler: wasmBinary: expected the \.wasm bytes \(an ArrayBuffer or Uint8Array\), got the string "osw-node\.wasm"$/.test(e.message));
+    (e) => e instanceof TypeError && /^createSampler: wasmBinary: expected the \.wasm bytes \(an ArrayBuffer or Uint8Array\) or a compiled WebAssembly\.Module, got the string "osw-node\.wasm"$/.test(e.message));
   await assert.rejects(() => createSampler({ wasmBinary: [0, 97, 115, 109] }), (e) => e instanceof TypeError && /wasmBinary/.test(e.message));
   await assert.rejects(() => createSampler({ wasmUrl: 42 }),
     (e) => e instanceof TypeError && /^createSampler: wasmUrl: expected a string or a URL, got number 42$/.test(e.message));

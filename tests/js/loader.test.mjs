@@ -76,8 +76,9 @@ for (const entry of [esmEntry, cjsEntry]) {
               await tryLoad({ wasmBinary: new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0xff]) }),
               await tryLoad({ wasmBinary: 'osw.wasm' })];`);
     assert.equal(result[0], `Error: ${message('the wasmBinary option', 'it is not a WebAssembly file (it starts with "<!doctype html>.")')}`);
-    assert.match(result[1], /^Error: onnx-sampling-wasm: could not load the WebAssembly module from the wasmBinary option: it does not compile \(.+\)\. If a bundler/);
-    assert.match(result[2], /^TypeError: createSampler: wasmBinary: expected the \.wasm bytes \(an ArrayBuffer or Uint8Array\), got the string "osw\.wasm"$/);
+    // bytes that do not compile are not a missing file: no bundler hint, but the version's file
+    assert.match(result[1], /^Error: onnx-sampling-wasm: could not load the WebAssembly module from the wasmBinary option: it does not compile \(.+\)\. Give it the osw\.wasm of this version of onnx-sampling-wasm \(node_modules\/onnx-sampling-wasm\/dist\/osw\.wasm\), or pass its bytes or a compiled WebAssembly\.Module with createSampler\(\{ wasmBinary \}\)\.$/);
+    assert.match(result[2], /^TypeError: createSampler: wasmBinary: expected the \.wasm bytes \(an ArrayBuffer or Uint8Array\) or a compiled WebAssembly\.Module, got the string "osw\.wasm"$/);
   });
 
   test(`${kind}: an http wasmUrl is fetched once; a 404 and a refused connection are named`, async () => {
@@ -104,7 +105,9 @@ for (const entry of [esmEntry, cjsEntry]) {
         ['--no-warnings']);  // Node 18 warns that its fetch is experimental
       assert.equal(stderr, '');
       assert.equal(result.missing, `Error: ${message(`${base}/assets/osw.wasm`, 'HTTP 404 Not Found')}`);
-      assert.equal(result.down, `Error: ${message(refused, 'the request failed (fetch failed: ECONNREFUSED)')}`);
+      // a refused connection is no missing file: it names the server, not the bundler
+      assert.equal(result.down, `Error: onnx-sampling-wasm: could not load the WebAssembly module from ${refused}: the request failed (fetch failed: ECONNREFUSED). ` +
+        'Check that the server is up and serves the file, or say where it is with createSampler({ wasmUrl }), or pass its bytes or a compiled WebAssembly.Module with createSampler({ wasmBinary }).');
       assert.equal(result.good, true);
       assert.equal(result.again, true);
       assert.deepEqual(requests, ['/assets/osw.wasm', '/osw.wasm'], 'each URL fetched once; the second good call reuses the compiled module');

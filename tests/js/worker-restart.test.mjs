@@ -5,13 +5,18 @@
 // is evaluated in a context whose timers run 1000 times faster, so the 8 s of silence take 8 ms.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { buildSync } from 'esbuild';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const source = ['drawables.js', 'worker-client.js'].map((f) => readFileSync(join(root, 'bindings', f), 'utf8')).join('\n');
+// The client module bundled into a script that defines the global oswClient (esbuild, the
+// build's bundler).
+const source = buildSync({
+  stdin: { contents: "export { oswWorkerSampler } from './worker-client.js';", resolveDir: join(root, 'bindings') },
+  bundle: true, format: 'iife', globalName: 'oswClient', platform: 'neutral', write: false,
+}).outputFiles[0].text;
 
 function loadClient() {
   const timers = new Set();
@@ -24,7 +29,7 @@ function loadClient() {
     URL, Promise, Map, Object, Array, Symbol, Error, TypeError, RangeError, Uint8Array, ArrayBuffer, DataView,
     Int8Array, Float32Array,
   });
-  vm.runInContext(`${source}\nglobalThis.oswWorkerSampler = oswWorkerSampler;`, context);
+  vm.runInContext(`${source}\nglobalThis.oswWorkerSampler = oswClient.oswWorkerSampler;`, context);
   return { oswWorkerSampler: context.oswWorkerSampler, timers };
 }
 
