@@ -6,7 +6,8 @@
 //   3. tsc on tests/ts (the hand-written index.d.ts, used as a user would)
 //   4. node:test files in tests/js, against the installed package (OSW_PACKAGE)
 //   5. the same files under the oldest supported and the newest Node (NODE_VERSIONS, from
-//      the npm registry's node-<os>-<arch> packages, installed once into .cache/node/)
+//      the npm registry's node-<os>-<arch> packages, installed once into .cache/node/);
+//      then tests/runtimes: Deno, Bun and Cloudflare's workerd
 //   6. tests/browser in Chromium, Firefox and WebKit (OSW_BROWSER): the files of
 //      EVERY_ENGINE in each, the others (Playwright-only: demo, bundlers) in Chromium
 // `npm test` runs scripts/setup.mjs and scripts/build.mjs first.
@@ -121,14 +122,18 @@ function nodeTests(folder, label, files, { args = [], env: more = {}, node = 'no
   failedCount += fail;
   // conformance.test.mjs's per-op lines (Node) or its one summary line (browsers); the
   // AffineGrid count is shown apart (the operator is new, its 12 cases are in the total)
-  let conf = '';
-  const browser = out.match(/conformance in \w+: (\d+)\/(\d+) passed(.*)/);
-  if (browser) conf = `${browser[1]}/${browser[2]}`;
+  // (browsers and the other runtimes: a line per runtime, 'conformance in <name>: p/t passed (...)')
+  const withAffine = (conf, text) => {
+    const affine = text.match(/AffineGrid:? (\d+)\/(\d+)/);
+    return conf + (affine ? ` (AffineGrid ${affine[1]}/${affine[2]})` : ' (AffineGrid not run)');
+  };
+  const named = [...out.matchAll(/conformance in ([^:\n]+): (\d+)\/(\d+) passed([^\n]*)/g)];
+  const confs = named.map((m) => [m[1], withAffine(`${m[2]}/${m[3]}`, m[4])]);
   const ops = [...out.matchAll(/ℹ (?:Resize|Upsample|GridSample|AffineGrid): (\d+)\/(\d+) passed/g)];
-  if (!browser && ops.length) conf = `${ops.reduce((a, m) => a + Number(m[1]), 0)}/${ops.reduce((a, m) => a + Number(m[2]), 0)}`;
-  const affine = (browser ? browser[3] : out).match(/AffineGrid:? (\d+)\/(\d+)/);
-  if (conf) conf += affine ? ` (AffineGrid ${affine[1]}/${affine[2]})` : ' (AffineGrid not run)';
-  if (conf && runtime) conformanceCounts.push(`${runtime} ${conf}`);
+  if (!named.length && ops.length && runtime)
+    confs.push([runtime, withAffine(`${ops.reduce((a, m) => a + Number(m[1]), 0)}/${ops.reduce((a, m) => a + Number(m[2]), 0)}`, out)]);
+  for (const [name, c] of confs) conformanceCounts.push(`${name} ${c}`);
+  const conf = confs.map(([name, c]) => (confs.length > 1 ? `${name} ${c}` : c)).join(', ');
   if (r.status !== 0 || fail > 0) throw new Error(`${fail} ${label} tests failed`);
   if (pass === 0) throw new Error(`no ${label} test ran`);
   return `${pass} tests in ${files.length} files${conf ? `; conformance ${conf}` : ''}`;
@@ -165,6 +170,17 @@ if (!only) {
       const bin = nodeBinary(version);
       return nodeTests('js', `Node ${version}`, testFiles('js'), { node: bin, runtime: `Node ${version}` });
     });
+  }
+}
+
+// 5b. The other JavaScript runtimes (tests/runtimes): Deno and Bun (their binaries come in
+// the npm packages deno and @oven/bun-linux-x64, devDependencies), and Cloudflare's workerd
+// through wrangler (a devDependency; it needs Node 22 or later: the newest Node above).
+if (!only && existsSync(join(root, 'tests', 'runtimes'))) {
+  for (const file of testFiles('runtimes')) {
+    const name = file.replace(/\.test\.mjs$/, '');
+    step(`runtimes: ${name} (tests/runtimes/${file})`, () => nodeTests('runtimes', name, [file],
+      { env: { OSW_NODE22: nodeBinary(NODE_VERSIONS[NODE_VERSIONS.length - 1]) } }));
   }
 }
 

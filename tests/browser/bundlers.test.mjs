@@ -169,3 +169,31 @@ for (const [name, entry] of [['build:node-esm', 'server.mjs'], ['build:node-cjs'
       'with createSampler({ wasmUrl }), or pass its bytes with createSampler({ wasmBinary }).');
   });
 }
+
+// Threads, the worker API and a compat mode in a Node bundle: the line copies the files the
+// README lists (the .wasm files, the pool workers' script and the worker API's script, which
+// carries the whole API); the bundle then runs from a folder with nothing else.
+for (const [name, entry, worker] of [['build:node-threads-esm', 'server-threads.mjs', 'worker-node.mjs'],
+  ['build:node-threads-cjs', 'server-threads.cjs', 'worker-node.cjs']]) {
+  test(`esbuild for Node (${name.slice(19).toUpperCase()}): threads, the worker API and compat run from the bundle and the listed files`, async (t) => {
+    const { ms, files } = build(name);
+    t.diagnostic(`${ms} ms, dist/: ${files.join(', ')}`);
+    assert.deepEqual(files, ['osw.wasm', 'osw-mt.wasm', 'osw-compat.wasm', 'osw-compat-mt.wasm', 'osw-mt-node.worker.js', worker, entry].sort());
+    const { r } = runDeployed(entry);
+    assert.equal(r.signal, null, 'the process exits by itself');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    assert.deepEqual(JSON.parse(r.stdout), { threads: 2, workerThreads: 2, threadedSame: true, workerSame: true, compatSame: true });
+
+    // Each listed file is needed: without the worker API's script, its error names it.
+    const { dir, r: bad } = (() => {
+      const d = mkdtempSync(join(tmpdir(), 'osw-deployed-'));
+      tmp.push(d);
+      cpSync(join(app, 'dist'), d, { recursive: true, filter: (src) => !src.endsWith(worker) });
+      return { dir: d, r: spawnSync(process.execPath, [join(d, entry)], { cwd: d, encoding: 'utf8' }) };
+    })();
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, new RegExp(`^onnx-sampling-wasm: the worker failed \\(${join(dir, worker).replace(/[.\\/]/g, '\\$&')}\\): Cannot find module`));
+  });
+}
+
