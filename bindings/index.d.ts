@@ -273,15 +273,23 @@ export interface Sampler extends ImageHelpers {
    * program; each sampler makes its own instance). Options name the file as createSampler's
    * wasmUrl / wasmBinary name osw.wasm (default: beside the entry). Node needs no call.
    */
-  loadCompat(options?: { wasmUrl?: string | { readonly href: string }; wasmBinary?: ArrayBuffer | ArrayBufferView }): Promise<void>;
+  loadCompat(options?: { wasmUrl?: string | { readonly href: string }; wasmBinary?: ArrayBuffer | ArrayBufferView | CompiledWasm }): Promise<void>;
 }
+
+/**
+ * A compiled WebAssembly.Module (typed as an object, so that the declarations need neither
+ * the DOM's lib nor Node's types).
+ */
+export type CompiledWasm = object;
 
 export interface CreateSamplerOptions {
   /**
-   * The bytes of osw.wasm, to skip fetching or reading it (any environment; e.g. a bundle
-   * for a serverless function that carries the wasm itself).
+   * The bytes of osw.wasm, to skip fetching or reading it (e.g. a Node bundle that carries
+   * the wasm itself), or the module compiled already: hosts that compile no wasm from bytes
+   * (Cloudflare Workers, edge functions) import `onnx-sampling-wasm/osw.wasm` as a
+   * WebAssembly.Module, which the package's workerd / edge-light entry passes by itself.
    */
-  wasmBinary?: ArrayBuffer | ArrayBufferView;
+  wasmBinary?: ArrayBuffer | ArrayBufferView | CompiledWasm;
   /**
    * Where osw.wasm is. Browsers: a URL to fetch (default: beside browser.mjs, as
    * `new URL('./osw.wasm', import.meta.url)`, which Vite and webpack follow). Node: a path,
@@ -305,7 +313,7 @@ export interface CreateSamplerOptions {
    */
   threads?: number;
   /** Also load osw-compat.wasm (sampler.loadCompat(), with these options when an object). */
-  loadCompat?: boolean | { wasmUrl?: string | { readonly href: string }; wasmBinary?: ArrayBuffer | ArrayBufferView };
+  loadCompat?: boolean | { wasmUrl?: string | { readonly href: string }; wasmBinary?: ArrayBuffer | ArrayBufferView | CompiledWasm };
 }
 
 /**
@@ -408,7 +416,7 @@ export interface WorkerSampler {
     theta: X & CheckedTensor<X>, size: ArrayLike<number | bigint> | TensorLike,
     options?: CheckedOptions<O, AffineGridOptions>): Promise<ResultOf<X>>;
   /** The worker loads osw-compat.wasm by itself on the first compat call; this loads it now. */
-  loadCompat(options?: { wasmUrl?: string | { readonly href: string }; wasmBinary?: ArrayBuffer | ArrayBufferView }): Promise<void>;
+  loadCompat(options?: { wasmUrl?: string | { readonly href: string }; wasmBinary?: ArrayBuffer | ArrayBufferView | CompiledWasm }): Promise<void>;
   imageToTensor(image: ImageSource | readonly ImageSource[], options: ImageToTensorOptions<'uint8'> & { type: 'uint8' }): Promise<OutputTensor<'uint8', Uint8Array>>;
   imageToTensor(image: ImageSource | readonly ImageSource[], options: ImageToTensorOptions<'float32'> & { type: 'float32' }): Promise<OutputTensor<'float32', Float32Array>>;
   imageToTensor(image: ImageSource | readonly ImageSource[], options: ImageToTensorOptions<never> & { layout: 'nhwc' }): Promise<OutputTensor<'uint8', Uint8Array>>;
