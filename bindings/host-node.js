@@ -3,8 +3,9 @@
 // on worker_threads (the pool: dist/osw-mt-node.worker.js), and the worker API's worker is a
 // worker_threads Worker of dist/worker-node.mjs (or .cjs).
 //
-// nodeHost({ here, workerFile }): here(file) is the path of a file of dist/ beside the
-// entry; workerFile the worker API's script there.
+// nodeHost({ here, workerFile, workerData }): here(file) is the path of a file of dist/
+// (beside the entry, or where the Bun entry embedded it); workerFile the worker API's script
+// there, started with workerData.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -28,7 +29,7 @@ function read(file, fix) {
   }
 }
 
-export function nodeHost({ here, workerFile }) {
+export function nodeHost({ here, workerFile, workerData }) {
   const readAndCompile = (file) => oswCompileBytes(read(file, OSW_FIX), file);
 
   function findWasm(options) {
@@ -80,7 +81,7 @@ export function nodeHost({ here, workerFile }) {
     compat: makeCompatHost(() => compatCode, () => Promise.resolve(compatCode)),
     createWorkerSampler(options, createSampler) {
       const file = here(workerFile);
-      return oswWorkerSampler(options, createSampler, () => oswNodePort(() => new Worker(file), file));
+      return oswWorkerSampler(options, createSampler, () => oswNodePort(() => new Worker(file, { workerData }), file));
     },
   };
 }

@@ -133,6 +133,11 @@ const nodeOutputs = [
   ['worker-node.mjs', { entry: 'worker-node.js', platform: 'node' }],
   ['worker-node.cjs', { entry: 'worker-node.js', platform: 'node', format: 'cjs' }],
   ['osw-mt-node.worker.js', { entry: 'pool-node.js', platform: 'node', format: 'cjs' }],
+  // Bun: its entry imports the .wasm files and these two ES modules as files (bun build
+  // --compile embeds them).
+  ['bun.mjs', { entry: 'bun.js', platform: 'node' }],
+  ['osw-pool-bun.mjs', { entry: 'pool-node.js', platform: 'node' }],
+  ['worker-bun.mjs', { entry: 'worker-bun.js', platform: 'node' }],
   // Cloudflare Workers and edge functions: not minified either (their bundlers do it).
   ['workerd.mjs', { entry: 'workerd.js', platform: 'neutral' }],
 ];
