@@ -32,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CONFORMANCE_DIR, EXPECTED_CASES, compareTensors, loadCases } from '../js/onnx-cases.mjs';
-import { wire } from '../browser/helpers.mjs';
+import { installPageWire, wire } from '../browser/helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -196,6 +196,10 @@ before(async () => {
   const env = sandboxEnv(path.join(tmp, 'sandbox'));
   fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'osw-workerd-app', version: '1.0.0', private: true, type: 'module' }, null, 2));
   for (const f of fs.readdirSync(FIXTURES)) fs.copyFileSync(path.join(FIXTURES, f), path.join(app, f));
+  // The wire format's decoder and encoder, the browser tests' own (installPageWire), as a
+  // module the Worker imports.
+  fs.writeFileSync(path.join(app, 'wire.js'),
+    `${installPageWire.toString()}\ninstallPageWire();\nexport const { fromWire, toWire } = globalThis.__oswWire;\n`);
   const [npm, npmArgs] = npmCommand();
   run(npm, [...npmArgs, 'install', tgz, '--no-audit', '--no-fund'], { cwd: app, env, timeout: 100_000 });
   const pkg = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', PKG, 'package.json'), 'utf8'));
