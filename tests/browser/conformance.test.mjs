@@ -43,17 +43,9 @@ test(`the ${EXPECTED_CASES} conformance cases pass in ${LABEL} through browser.m
   const res = await page.evaluate(async (cases) => {
     const { createSampler } = await import('/pkg/dist/browser.mjs');
     const sampler = await createSampler();
-    const { fromWire, toWire } = globalThis.__oswWire;  // helpers.mjs installPageWire
+    const { runCases } = globalThis.__oswWire;  // helpers.mjs installPageWire
     const t0 = performance.now();
-    const outputs = cases.map((c) => {
-      try {
-        const out = sampler.run({ opType: c.op, opset: c.opset, attributes: c.attributes }, c.inputs.map(fromWire));
-        if (!Array.isArray(out) || out.length !== 1) return { error: `run() returned ${Array.isArray(out) ? out.length + ' outputs' : typeof out}` };
-        return { output: toWire(out[0]) };
-      } catch (e) {
-        return { error: `${e.name}: ${e.message}` };
-      }
-    });
+    const outputs = runCases(sampler, cases);
     return { outputs, ms: performance.now() - t0, userAgent: navigator.userAgent };
   }, payload);
 

@@ -377,7 +377,7 @@ export const b64 = {
 // Tensors between Node and a page: { type, dims, array (the TypedArray's name), bytes
 // (base64) }. wire() makes one in Node; installPageWire, run in the page
 // (page.evaluate(installPageWire), after each goto), gives the page
-// globalThis.__oswWire = { fromWire, toWire } for the other direction and back.
+// globalThis.__oswWire = { fromWire, toWire, runCases } for the other direction and back.
 export const wire = (t) => (t === null ? null : { type: t.type, dims: t.dims, array: t.data.constructor.name, bytes: b64.encode(t.data) });
 
 export function installPageWire() {
@@ -394,7 +394,18 @@ export function installPageWire() {
     for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode.apply(null, u8.subarray(i, i + 0x8000));
     return { type: t.type, dims: Array.from(t.dims, Number), array: t.data.constructor.name, bytes: btoa(s) };
   };
-  globalThis.__oswWire = { fromWire, toWire };
+  // ONNX cases ({ op, opset, attributes, inputs: wire[] }) through sampler.run(): for each,
+  // { output: wire } or { error: 'Name: message' }.
+  const runCases = (sampler, cases) => cases.map((c) => {
+    try {
+      const out = sampler.run({ opType: c.op, opset: c.opset, attributes: c.attributes }, c.inputs.map(fromWire));
+      if (!Array.isArray(out) || out.length !== 1) return { error: `run() returned ${Array.isArray(out) ? out.length + ' outputs' : typeof out}` };
+      return { output: toWire(out[0]) };
+    } catch (e) {
+      return { error: `${e.name}: ${e.message}` };
+    }
+  });
+  globalThis.__oswWire = { fromWire, toWire, runCases };
 }
 
 // ------------------------------------------------------------------ PNG encoding (for docs/)

@@ -199,7 +199,7 @@ before(async () => {
   // The wire format's decoder and encoder, the browser tests' own (installPageWire), as a
   // module the Worker imports.
   fs.writeFileSync(path.join(app, 'wire.js'),
-    `${installPageWire.toString()}\ninstallPageWire();\nexport const { fromWire, toWire } = globalThis.__oswWire;\n`);
+    `${installPageWire.toString()}\ninstallPageWire();\nexport const { fromWire, toWire, runCases } = globalThis.__oswWire;\n`);
   const [npm, npmArgs] = npmCommand();
   run(npm, [...npmArgs, 'install', tgz, '--no-audit', '--no-fund'], { cwd: app, env, timeout: 100_000 });
   const pkg = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', PKG, 'package.json'), 'utf8'));
