@@ -1,5 +1,5 @@
 // compat_abi.cpp: the boundary of osw-compat.wasm, the module of the compat kernels
-// (src/compat/compat.h: Pillow's and OpenCV's resize, bit for bit).
+// (src/imaging/imaging.h: Pillow's and OpenCV's resize, bit for bit).
 //
 // A side module (no Emscripten glue, no Embind; CMakeLists.txt): bindings/compat.js
 // instantiates it into the memory of a sampler's osw.wasm instance, whose malloc and free it
@@ -8,7 +8,7 @@
 // involved.
 #include <cstdint>
 
-#include "compat/compat.h"
+#include "imaging/imaging.h"
 
 #define OSW_EXPORT(name) extern "C" __attribute__((used, export_name(#name)))
 

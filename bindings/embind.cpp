@@ -20,11 +20,11 @@
 #include <cstring>
 #include <string>
 
-#include "affinegrid.h"
-#include "gridsample.h"
-#include "parallel.h"
+#include "affinegrid/affinegrid.h"
+#include "gridsample/gridsample.h"
+#include "threads/pool.h"
 #include "param_block.h"
-#include "resize.h"
+#include "resize/resize.h"
 
 using namespace osw;
 
@@ -69,7 +69,7 @@ struct Instance {
   // to every plan (ResizeOptions, gs::Tuning), whose runs allocate under it.
   int64_t max_bytes = kDefaultMaxBytes;
 
-  // setThreads(n): the threads this instance's calls may use (parallel.h). A build without
+  // setThreads(n): the threads this instance's calls may use (threads/pool.h). A build without
   // threads (the default osw.wasm) has a stub pool that always reports 1.
   ThreadPool pool;
 

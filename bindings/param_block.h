@@ -24,7 +24,7 @@
 #ifndef OSW_PARAM_BLOCK_H_
 #define OSW_PARAM_BLOCK_H_
 
-#include "common.h"  // kMaxRank
+#include "core/types.h"  // kMaxRank
 
 // clang-format off
 #define OSW_PARAM_BLOCK(SLOT, RESIZE_ATTR)                                                    \

@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "compat/compat.h"
-#include "resize.h"
+#include "imaging/imaging.h"
+#include "resize/resize.h"
 #include "test_plan.h"
 
 using namespace osw;

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "compat/compat.h"
+#include "imaging/imaging.h"
 
 namespace {
 

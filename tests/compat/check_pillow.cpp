@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "compat/compat.h"
+#include "imaging/imaging.h"
 
 using osw::compat::ImageBatch;
 using osw::compat::PillowFilter;

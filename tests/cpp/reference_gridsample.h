@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 
-#include "gridsample.h"
+#include "gridsample/gridsample.h"
 
 namespace ref {
 

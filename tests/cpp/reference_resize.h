@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-#include "resize_params.h"
+#include "resize/params.h"
 
 namespace ref {
 

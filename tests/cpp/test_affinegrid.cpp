@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "affinegrid.h"
-#include "common.h"
-#include "elem.h"
+#include "affinegrid/affinegrid.h"
+#include "core/types.h"
+#include "core/elem.h"
 #include "reference_affinegrid.h"
 #include "test_rng.h"
 

@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "compat/compat.h"
-#include "compat/gather.h"
+#include "imaging/imaging.h"
+#include "imaging/gather.h"
 #include "reference_opencv.h"
 #include "reference_pillow.h"
 #include "test_rng.h"

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "compat/compat.h"
-#include "compat/opencv_rules.h"
+#include "imaging/imaging.h"
+#include "imaging/opencv_rules.h"
 #include "reference_opencv.h"
 #include "test_rng.h"
 

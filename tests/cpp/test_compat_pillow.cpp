@@ -8,7 +8,7 @@
 #include <cstring>
 #include <vector>
 
-#include "compat/compat.h"
+#include "imaging/imaging.h"
 #include "reference_pillow.h"
 #include "test_rng.h"
 

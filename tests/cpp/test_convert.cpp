@@ -11,7 +11,7 @@
 #include <limits>
 #include <vector>
 
-#include "convert.h"
+#include "core/convert.h"
 #include "test_rng.h"
 
 using namespace osw;

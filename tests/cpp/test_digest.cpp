@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "elem.h"
-#include "gridsample.h"
-#include "resize.h"
+#include "core/elem.h"
+#include "gridsample/gridsample.h"
+#include "resize/resize.h"
 
 using namespace osw;
 

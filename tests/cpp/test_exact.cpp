@@ -18,9 +18,9 @@
 #include <limits>
 #include <vector>
 
-#include "exact_int.h"
-#include "resize.h"
-#include "resize_exact.h"
+#include "core/exact_int.h"
+#include "resize/resize.h"
+#include "resize/exact.h"
 #include "test_plan.h"
 #include "test_exact_ref.h"
 #include "test_rng.h"

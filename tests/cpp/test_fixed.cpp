@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "resize.h"
-#include "resize_fixed.h"
+#include "resize/resize.h"
+#include "resize/kernels_fixed.h"
 #include "test_plan.h"
 #include "test_rng.h"
 

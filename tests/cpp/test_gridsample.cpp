@@ -19,11 +19,11 @@
 #include <string>
 #include <vector>
 
-#include "common.h"
-#include "gridsample.h"
-#include "gridsample_exec.h"  // the fast path's twins, for the tests that compare them
+#include "core/types.h"
+#include "gridsample/gridsample.h"
+#include "gridsample/exec.h"  // the fast path's twins, for the tests that compare them
 #include "reference_gridsample.h"
-#include "simd.h"  // OSW_HAVE_SIMD: the one guard macro of the SIMD paths
+#include "core/simd.h"  // OSW_HAVE_SIMD: the one guard macro of the SIMD paths
 
 namespace {
 

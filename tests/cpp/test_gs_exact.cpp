@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "gridsample.h"
+#include "gridsample/gridsample.h"
 #include "test_exact_ref.h"
 #include "test_rng.h"
 

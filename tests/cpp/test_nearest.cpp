@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "reference_resize.h"
-#include "resize.h"
-#include "resize_nearest.h"
-#include "simd.h"
+#include "resize/resize.h"
+#include "resize/kernels_nearest.h"
+#include "core/simd.h"
 #include "test_plan.h"
 #include "test_rng.h"
 

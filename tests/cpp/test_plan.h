@@ -1,7 +1,7 @@
 // test_plan.h: running a Resize plan on buffers the test owns (a step many tests share).
 #pragma once
 
-#include "resize.h"
+#include "resize/resize.h"
 
 // Runs plan on x into y, shaped as the plan says (plan.in_dims, plan.out_dims), elements
 // of type t.

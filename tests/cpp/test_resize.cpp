@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "reference_resize.h"
-#include "resize.h"
-#include "resize_exact.h"
-#include "resize_fixed.h"
-#include "resize_kernels.h"
+#include "resize/resize.h"
+#include "resize/exact.h"
+#include "resize/kernels_fixed.h"
+#include "resize/kernels.h"
 #include "test_plan.h"
 #include "test_rng.h"
 

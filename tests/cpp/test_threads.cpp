@@ -22,11 +22,11 @@
 #include <thread>
 #include <vector>
 
-#include "affinegrid.h"
-#include "elem.h"
-#include "gridsample.h"
-#include "parallel.h"
-#include "resize.h"
+#include "affinegrid/affinegrid.h"
+#include "core/elem.h"
+#include "gridsample/gridsample.h"
+#include "threads/pool.h"
+#include "resize/resize.h"
 #include "test_plan.h"
 #include "test_rng.h"
 

@@ -10,11 +10,11 @@
 #include <random>
 #include <vector>
 
-#include "elem.h"
-#include "gridsample.h"
+#include "core/elem.h"
+#include "gridsample/gridsample.h"
 #include "reference_gridsample.h"
 #include "reference_resize.h"
-#include "resize.h"
+#include "resize/resize.h"
 #include "test_plan.h"
 
 using namespace osw;

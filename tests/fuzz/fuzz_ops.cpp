@@ -50,12 +50,12 @@
 #include <string>
 #include <vector>
 
-#include "common.h"
-#include "elem.h"
-#include "gridsample.h"
-#include "resize.h"
-#include "resize_exact.h"
-#include "resize_exec.h"
+#include "core/types.h"
+#include "core/elem.h"
+#include "gridsample/gridsample.h"
+#include "resize/resize.h"
+#include "resize/exact.h"
+#include "resize/exec.h"
 
 using namespace osw;
 

@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "affinegrid.h"
-#include "gridsample.h"
-#include "parallel.h"
-#include "resize.h"
+#include "affinegrid/affinegrid.h"
+#include "gridsample/gridsample.h"
+#include "threads/pool.h"
+#include "resize/resize.h"
 #include "test_plan.h"
 
 using namespace osw;
