@@ -22,6 +22,9 @@
 
 #include "affinegrid/affinegrid.h"
 #include "gridsample/gridsample.h"
+#include "affinegrid/parallel.h"
+#include "gridsample/parallel.h"
+#include "resize/parallel.h"
 #include "threads/pool.h"
 #include "param_block.h"
 #include "resize/resize.h"

@@ -1,4 +1,4 @@
-// threads/pool.cpp: the thread pool (threads/pool.h) and the operators' runs on it.
+// threads/pool.cpp: the thread pool (threads/pool.h): its workers, their sleep and wake-up.
 #include "threads/pool.h"
 
 #include <algorithm>
@@ -16,10 +16,6 @@
 #endif
 #endif
 #include <utility>
-
-#include "affinegrid/affinegrid.h"
-#include "gridsample/gridsample.h"
-#include "resize/resize.h"
 
 namespace osw {
 
@@ -56,10 +52,8 @@ bool spin_until(Done done) {
 
 // The pool sleeps on futexes rather than on a mutex and condition variables: one system call
 // to sleep and one to wake, where a condition variable woken under its mutex makes the woken
-// thread wait for the mutex too. Measured in wasm on the 2-core machine kind (Node, W1 of
-// bench/ against a worker asleep since the last call): the caller took about 230 us from
-// posting a job to starting its own tasks, and the worker about 280 us to start; with
-// futexes about 90 and 130 us, most of it the wake-up system call in the virtual machine.
+// thread wait for the mutex too; in wasm the wake-up system call is most of the time a job
+// takes to start on a sleeping worker.
 
 // Blocks while *word == value, or until woken (a spurious return is allowed: callers loop).
 template <typename T>
@@ -204,215 +198,5 @@ int ThreadPool::set_threads(int n) {
 }
 
 #endif
-
-// ---- splitting ---------------------------------------------------------------------------------
-
-int64_t parallel_tasks(int64_t units, int threads) {
-  if (threads <= 1 || units <= 1) return std::max<int64_t>(units, 0) > 0 ? 1 : 0;
-  return std::min<int64_t>(units, threads * kTasksPerThread);
-}
-
-void task_range(int64_t units, int64_t tasks, int64_t t, int64_t* begin, int64_t* end) {
-  // Contiguous parts whose sizes differ by at most one: task t gets floor(units * t / tasks)
-  // onwards (without overflow: units < 2^63 and tasks small).
-  const int64_t q = units / tasks, r = units % tasks;
-  *begin = t * q + std::min(t, r);
-  *end = *begin + q + (t < r ? 1 : 0);
-}
-
-// ---- failures inside tasks -----------------------------------------------------------------------
-
-namespace {
-
-int64_t product(const int64_t* dims, int rank) {
-  int64_t p = 1;
-  for (int i = 0; i < rank; ++i) p *= dims[i];
-  return p;
-}
-
-}  // namespace
-
-int64_t resize_work(const ResizePlan& plan) {
-  const int64_t elems = plan.out_elems + product(plan.in_dims, plan.rank);  // < 2^63 each
-  const int64_t per = plan.attrs.mode == ResizeMode::Nearest ? 1 : 4;
-  return elems > INT64_MAX / per ? INT64_MAX : elems * per;
-}
-
-#if OSW_HAVE_THREADS
-namespace {
-
-// The first failure of a parallel step, by task number, so that the message a caller sees does
-// not depend on which thread met which failure first. Each thread writes only its own slot;
-// the caller reads them after the barrier (the pool's run() returning).
-struct TaskErrors {
-  int64_t task[kMaxThreads];
-  Status status[kMaxThreads];
-  explicit TaskErrors(int threads) : n(threads) {
-    for (int i = 0; i < n; ++i) task[i] = -1;
-  }
-  void record(int thread, int64_t t, Status st) {
-    if (task[thread] < 0 || t < task[thread]) {
-      task[thread] = t;
-      status[thread] = std::move(st);
-    }
-  }
-  Status first() {
-    int best = -1;
-    for (int i = 0; i < n; ++i)
-      if (task[i] >= 0 && (best < 0 || task[i] < task[best])) best = i;
-    return best < 0 ? Status::Ok() : status[best];
-  }
-  int n;
-};
-
-}  // namespace
-
-// ---- Resize ------------------------------------------------------------------------------------
-
-Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, TensorView* y,
-                               ThreadPool* pool, ResizeWorkspace* ws, int64_t min_work) {
-  const int threads = pool->threads();
-  if (threads <= 1 || resize_work(plan) < min_work)
-    return resize_execute(plan, x, y, ws);
-  // The checks of resize_execute(), in its order: tensors, layout, shared buffers.
-  OSW_RETURN_IF_ERROR(resize_check_tensors(plan, x, *y));
-  if (y->elements() == 0) return Status::Ok();
-  // (the shared workspace first: it decides what depends on X's values, the steps too)
-  OSW_RETURN_IF_ERROR(resize_prepare_shared(plan, x, &ws[0]));
-  ResizeStepInfo info;
-  OSW_RETURN_IF_ERROR(resize_steps(plan, x.type, &info, &ws[0]));
-  for (int s = 0; s < info.n; ++s) {
-    const int64_t units = info.units[s];
-    const int64_t tasks = parallel_tasks(units, threads);
-    TaskErrors errors(threads);
-    auto task = [&](int64_t t, int thread) {
-      int64_t begin, end;
-      task_range(units, tasks, t, &begin, &end);
-      Status st = resize_execute_range(plan, s, begin, end, x, y, &ws[0], &ws[thread]);
-      if (!st.ok()) errors.record(thread, t, std::move(st));
-    };
-    pool->run(tasks, task);
-    OSW_RETURN_IF_ERROR(errors.first());
-  }
-  return resize_finish(plan, y);
-}
-
-// ---- GridSample --------------------------------------------------------------------------------
-
-#endif  // OSW_HAVE_THREADS
-
-GridSampleSplit gridsample_split(const GridSamplePlan& plan, int threads) {
-  GridSampleSplit s;
-  s.n = plan.geo.n;
-  s.blocks = plan.blocks;
-  s.c = plan.geo.c;
-  if (threads <= 1 || plan.path == GridSamplePlan::Path::Nothing || s.n <= 0 || s.blocks <= 0 ||
-      s.c <= 0)
-    return s;
-  // The fast path plans a range's first block before any of its work (the later ones are
-  // planned between the gathers of the one before): fewer, longer ranges there. Measured on
-  // W6 (16 blocks) run by one thread as 12 ranges took 1.19x the time of one range.
-  const int64_t per_thread = plan.path == GridSamplePlan::Path::Fast2d ? kFastTasksPerThread
-                                                                        : kTasksPerThread;
-  const int64_t want = threads * per_thread;
-  if (s.n >= want) {
-    s.n_chunks = want;
-  } else {
-    s.n_chunks = s.n;
-    s.b_chunks = std::min(s.blocks, (want + s.n - 1) / s.n);
-    // Fewer blocks than threads: the channels too, in just enough parts to give every thread
-    // a task (each part plans the same blocks again).
-    const int64_t parts = s.n * s.b_chunks;
-    if (parts < threads) s.c_chunks = std::min(s.c, (threads + parts - 1) / parts);
-    // Blocks taken from a counter: one task per thread is enough for each item and
-    // channel chunk (they take blocks until none is left).
-    s.shared = OSW_HAVE_THREADS && plan.x_type == DType::Float32 && s.b_chunks > 1 &&
-               (plan.path == GridSamplePlan::Path::Fast2d ||
-                plan.path == GridSamplePlan::Path::Generic) &&
-               s.n * s.c_chunks <= kMaxBlockCounters;
-    if (s.shared) s.b_chunks = std::min<int64_t>(s.b_chunks, threads);
-  }
-  s.tasks = s.n_chunks * s.b_chunks * s.c_chunks;
-  return s;
-}
-
-GridSampleRange gridsample_task(const GridSampleSplit& split, int64_t t) {
-  GridSampleRange r;
-  const int64_t per_item = split.b_chunks * split.c_chunks;
-  task_range(split.n, split.n_chunks, t / per_item, &r.n_begin, &r.n_end);
-  const int64_t rem = t % per_item;
-  if (split.shared) {
-    r.block_end = split.blocks;
-  } else {
-    task_range(split.blocks, split.b_chunks, rem / split.c_chunks, &r.block_begin, &r.block_end);
-  }
-  task_range(split.c, split.c_chunks, rem % split.c_chunks, &r.c_begin, &r.c_end);
-  return r;
-}
-
-int64_t gridsample_counter(const GridSampleSplit& split, int64_t t) {
-  return t / (split.b_chunks * split.c_chunks) * split.c_chunks + t % split.c_chunks;
-}
-
-#if OSW_HAVE_THREADS
-
-bool gridsample_parallel_blocks(const GridSamplePlan& plan, int threads, gs::Tuning* tuning,
-                                int64_t min_work) {
-  if (threads <= 1 || plan.path != GridSamplePlan::Path::Fast2d || tuning->block > 0) return false;
-  if (plan.geo.n * plan.geo.c * plan.geo.out_size < min_work) return false;
-  if (plan.geo.n * plan.blocks >= threads * kTasksPerThread) return false;
-  const int64_t block = std::max(kMinParallelBlock, plan.block / (2 * int64_t(threads)));
-  if (block >= plan.block) return false;
-  tuning->block = block;
-  return true;
-}
-
-Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
-                               const TensorView& grid, TensorView* y, ThreadPool* pool,
-                               GridSampleWorkspace* ws, int64_t min_work) {
-  const int threads = pool->threads();
-  const int64_t out = plan.geo.n * plan.geo.c * plan.geo.out_size;
-  if (threads <= 1 || out < min_work)
-    return gridsample_run(plan, gridsample_whole(plan), x, grid, y, &ws[0]);
-  const GridSampleSplit split = gridsample_split(plan, threads);
-  if (split.tasks <= 1) return gridsample_run(plan, gridsample_whole(plan), x, grid, y, &ws[0]);
-  TaskErrors errors(threads);
-  std::atomic<int64_t> counters[kMaxBlockCounters];
-  if (split.shared) {
-    for (int64_t i = 0; i < split.n * split.c_chunks; ++i) counters[i].store(0, std::memory_order_relaxed);
-  }
-  auto task = [&](int64_t t, int thread) {
-    GridSampleRange r = gridsample_task(split, t);
-    if (split.shared) r.claim = &counters[gridsample_counter(split, t)];
-    Status st = gridsample_run(plan, r, x, grid, y, &ws[thread]);
-    if (!st.ok()) errors.record(thread, t, std::move(st));
-  };
-  pool->run(split.tasks, task);
-  return errors.first();
-}
-
-// ---- AffineGrid --------------------------------------------------------------------------------
-
-Status affinegrid_parallel(const AffineGridAttrs& attrs, const TensorView& theta,
-                           const int64_t* size, int n_size, TensorView* grid, ThreadPool* pool,
-                           int64_t min_work) {
-  const int threads = pool->threads();
-  const int64_t rows = affinegrid_row_count(size, n_size);
-  const int64_t row_len = n_size >= 4 && size[n_size - 1] > 0 ? size[n_size - 1] : 0;
-  if (threads <= 1 || rows < 2 || row_len == 0 || rows > INT64_MAX / row_len ||
-      rows * row_len < min_work)
-    return affinegrid(attrs, theta, size, n_size, grid);
-  OSW_RETURN_IF_ERROR(affinegrid_rows(attrs, theta, size, n_size, grid, 0, 0));  // the checks
-  const int64_t tasks = parallel_tasks(rows, threads);
-  auto task = [&](int64_t t, int) {
-    int64_t begin, end;
-    task_range(rows, tasks, t, &begin, &end);
-    affinegrid_rows(attrs, theta, size, n_size, grid, begin, end);  // checked above: cannot fail
-  };
-  pool->run(tasks, task);
-  return Status::Ok();
-}
-
-#endif  // OSW_HAVE_THREADS
 
 }  // namespace osw

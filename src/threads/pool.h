@@ -1,4 +1,7 @@
-// threads/pool.h: the thread pool of the synchronous API (issue 16), and the operators' runs on it.
+// threads/pool.h: the thread pool of the synchronous API, and the helpers that cut a count of
+// work units into tasks. It knows no operator: each operator describes its parallel work as
+// a number of tasks and a callable (resize/parallel.h, gridsample/parallel.h,
+// affinegrid/parallel.h), and the pool runs it.
 //
 // OSW_HAVE_THREADS (core/types.h) is the one switch, as OSW_HAVE_SIMD is for SIMD (core/simd.h): 1 in
 // a wasm build with -pthread (__EMSCRIPTEN_PTHREADS__) and in a native build that defines
@@ -18,11 +21,11 @@
 // on a condition variable; the kernels take no lock.
 //
 // The pool owns no tensor memory. Who owns what in a threaded run (docs/architecture.md,
-// "Threads"): the plan is shared read only; each thread t has its own workspace ws[t];
-// resize's whole intermediates are in ws[0] (shared by the ranges of a step, which write
-// disjoint parts).
+// "Threads"): the plan is shared read only; each thread t has its own workspace ws[t], which
+// the operator allocates with kMaxThreads entries.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/types.h"  // (OSW_HAVE_THREADS)
@@ -32,9 +35,7 @@
 #include <pthread.h>
 #endif
 
-#include "affinegrid/affinegrid.h"
-#include "gridsample/gridsample.h"
-#include "resize/resize.h"
+#include <utility>
 
 namespace osw {
 
@@ -121,110 +122,51 @@ class ThreadPool {
 #endif
 };
 
-// ---- the operators on a pool -----------------------------------------------------------------
-
-// Below these amounts of work a call runs on the caller alone: waking a worker and cutting
-// the steps costs more than the second core would save (docs/architecture.md, "Threads":
-// the measurement). Resize: input + output elements, times 4 for linear and cubic (a
-// nearest element costs a few times less than an interpolated one). GridSample: output
-// elements (a location costs 10-25 ns on every path, much more than a Resize element).
-constexpr int64_t kResizeMinWork = int64_t(1) << 18;
-constexpr int64_t kGridSampleMinWork = int64_t(1) << 13;
-// AffineGrid: grid locations (3-9 ns each natively).
-constexpr int64_t kAffineGridMinWork = int64_t(1) << 15;
+// ---- cutting work into tasks -------------------------------------------------------------------
 
 // Tasks per thread in one parallel step: more tasks than threads, so that an uneven split
 // (a step's last rows, a core another process takes) still balances.
 constexpr int64_t kTasksPerThread = 6;
-// GridSample's 2-D fast path: each range loses the overlap of planning and gathers on its
-// first block, so 2 per thread (gridsample_split).
-constexpr int64_t kFastTasksPerThread = 2;
 
 // How many tasks to cut `units` into for `threads` threads (1 when threads is 1).
-int64_t parallel_tasks(int64_t units, int threads);
+inline int64_t parallel_tasks(int64_t units, int threads) {
+  if (threads <= 1 || units <= 1) return std::max<int64_t>(units, 0) > 0 ? 1 : 0;
+  return std::min<int64_t>(units, threads * kTasksPerThread);
+}
+
 // The units [*begin, *end) of task t of `tasks` over `units` (contiguous, in order).
-void task_range(int64_t units, int64_t tasks, int64_t t, int64_t* begin, int64_t* end);
-
-// The split of the whole of Y into tasks for `threads` threads (exposed for tests): over batch
-// items when N alone gives enough tasks, else over blocks of each item, and over channels too
-// when there are fewer blocks than tasks wanted. Task t's range is gridsample_task(split, t).
-// With `shared` (float32 X on the 2-D fast or the generic path, each chunk of items one
-// item, b_chunks > 1), the b_chunks tasks of an item and channel chunk do not cut its blocks
-// into fixed ranges but take them one at a time from one counter (GridSampleRange::claim):
-// blocks cost unequally (a rotated grid's edge blocks, with padding, took 1.45x the middle
-// ones in W6), and fixed ranges left one thread waiting for the other.
-struct GridSampleSplit {
-  int64_t tasks = 1;
-  int64_t n_chunks = 1, b_chunks = 1, c_chunks = 1;  // chunks of items, blocks, channels
-  int64_t n = 0, blocks = 0, c = 0;                  // what is cut
-  bool shared = false;
-};
-// The most counters (items x channel chunks) a shared split uses.
-constexpr int64_t kMaxBlockCounters = 256;
-GridSampleSplit gridsample_split(const GridSamplePlan& plan, int threads);
-// (For a shared split: the range of blocks a task shares, all of its item's, and the index of
-// its counter, gridsample_counter().)
-GridSampleRange gridsample_task(const GridSampleSplit& split, int64_t t);
-int64_t gridsample_counter(const GridSampleSplit& split, int64_t t);
-
-// Resize's work as the threshold counts it.
-int64_t resize_work(const ResizePlan& plan);
+inline void task_range(int64_t units, int64_t tasks, int64_t t, int64_t* begin, int64_t* end) {
+  // Contiguous parts whose sizes differ by at most one: task t gets floor(units * t / tasks)
+  // onwards (without overflow: units < 2^63 and tasks small).
+  const int64_t q = units / tasks, r = units % tasks;
+  *begin = t * q + std::min(t, r);
+  *end = *begin + q + (t < r ? 1 : 0);
+}
 
 #if OSW_HAVE_THREADS
-// resize_execute() on the pool: the steps in order, each one's units split over the threads,
-// ws[t] the workspace of thread t (ws[0] also holds the shared intermediates), pool.threads()
-// of them. Runs of less than min_work (resize_work()) go to resize_execute(plan, x, y, ws) on
-// the caller (tests pass 0 to split any run). The bytes of y are those of resize_execute()
-// for any thread count.
-Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, TensorView* y,
-                               ThreadPool* pool, ResizeWorkspace* ws,
-                               int64_t min_work = kResizeMinWork);
-
-// gridsample_run(plan, gridsample_whole(plan), ...) on the pool, ws[t] per thread; runs of
-// less than min_work output elements on the caller alone.
-Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
-                               const TensorView& grid, TensorView* y, ThreadPool* pool,
-                               GridSampleWorkspace* ws, int64_t min_work = kGridSampleMinWork);
-
-// Whether a plan should be made again with smaller blocks for `threads` threads, and the
-// tuning to make it with: when the 2-D fast path's blocks are too few to give each thread
-// several (W5: a 256 x 256 linear grid is one block of 65536 locations), blocks of
-// plan.block / (2 * threads) locations, at least kMinParallelBlock: two per thread, taken
-// from a shared counter (GridSampleSplit), so that a thread that starts late (a worker
-// woken after the caller began) still finds blocks to take. Splitting the channels instead
-// makes every thread plan the whole block again; much smaller blocks make the linear kernel
-// slower (gridsample/kernels_fast2d.h, kFastBlockLinear: 32768 took 1.13x the time of 65536, 4096
-// 1.8x; W5 on 2 threads in wasm, back to back: 16384 1.02x the time of 32768, 8192 1.1x).
-// The block size never changes a result.
-constexpr int64_t kMinParallelBlock = 4096;
-bool gridsample_parallel_blocks(const GridSamplePlan& plan, int threads, gs::Tuning* tuning,
-                                int64_t min_work = kGridSampleMinWork);
-
-// affinegrid() on the pool: its rows (affinegrid_rows) split over the threads; grids of
-// fewer than min_work locations on the caller alone.
-Status affinegrid_parallel(const AffineGridAttrs& attrs, const TensorView& theta,
-                           const int64_t* size, int n_size, TensorView* grid, ThreadPool* pool,
-                           int64_t min_work = kAffineGridMinWork);
-#else
-// A build without threads: the single-thread runs themselves (the default osw.wasm carries
-// none of the splitting code).
-inline Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, TensorView* y,
-                                      ThreadPool*, ResizeWorkspace* ws, int64_t = 0) {
-  return resize_execute(plan, x, y, ws);
-}
-inline Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
-                                      const TensorView& grid, TensorView* y, ThreadPool*,
-                                      GridSampleWorkspace* ws, int64_t = 0) {
-  return gridsample_run(plan, gridsample_whole(plan), x, grid, y, ws);
-}
-inline bool gridsample_parallel_blocks(const GridSamplePlan&, int, gs::Tuning*, int64_t = 0) {
-  return false;
-}
-inline Status affinegrid_parallel(const AffineGridAttrs& attrs, const TensorView& theta,
-                                  const int64_t* size, int n_size, TensorView* grid, ThreadPool*,
-                                  int64_t = 0) {
-  return affinegrid(attrs, theta, size, n_size, grid);
-}
+// The first failure of a parallel step, by task number, so that the message a caller sees does
+// not depend on which thread met which failure first. Each thread writes only its own slot;
+// the caller reads them after the barrier (the pool's run() returning).
+struct TaskErrors {
+  int64_t task[kMaxThreads];
+  Status status[kMaxThreads];
+  explicit TaskErrors(int threads) : n(threads) {
+    for (int i = 0; i < n; ++i) task[i] = -1;
+  }
+  void record(int thread, int64_t t, Status st) {
+    if (task[thread] < 0 || t < task[thread]) {
+      task[thread] = t;
+      status[thread] = std::move(st);
+    }
+  }
+  Status first() {
+    int best = -1;
+    for (int i = 0; i < n; ++i)
+      if (task[i] >= 0 && (best < 0 || task[i] < task[best])) best = i;
+    return best < 0 ? Status::Ok() : status[best];
+  }
+  int n;
+};
 #endif
 
 }  // namespace osw

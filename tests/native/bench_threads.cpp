@@ -25,6 +25,9 @@
 
 #include "affinegrid/affinegrid.h"
 #include "gridsample/gridsample.h"
+#include "affinegrid/parallel.h"
+#include "gridsample/parallel.h"
+#include "resize/parallel.h"
 #include "threads/pool.h"
 #include "resize/resize.h"
 #include "test_plan.h"
