@@ -77,6 +77,7 @@
 
 #include "core/elem.h"
 #include "core/simd.h"  // <wasm_simd128.h>, or SIMDe in native builds (OSW_HAVE_SIMD)
+#include "core/optimize.h"
 
 namespace osw {
 namespace gs {
@@ -208,7 +209,7 @@ void axis_taps(GridMode mode, PaddingMode padding, bool align_corners, int64_t L
   pad_taps(padding, L, lo, hi, idx, wt, n, out);
 }
 
-__attribute__((minsize)) double ort_coordinate(bool ac, int64_t L, double g, bool g_f32) {
+OSW_MINSIZE double ort_coordinate(bool ac, int64_t L, double g, bool g_f32) {
   auto r = [g_f32](double v) { return g_f32 ? static_cast<double>(static_cast<float>(v)) : v; };
   const double x = ac ? r(r(r(g + 1.0) / 2.0) * static_cast<double>(r(double(L - 1))))
                       : r(r(r(r(g + 1.0) * r(double(L))) - 1.0) / 2.0);
@@ -221,7 +222,7 @@ __attribute__((minsize)) double ort_coordinate(bool ac, int64_t L, double g, boo
 // and / of two float32 values, the double result rounded to float32 is float32's own result
 // (53 >= 2 * 24 + 2 bits), so one instantiation serves both types. Not a hot path
 // (plan_location only): compiled for size.
-__attribute__((minsize)) void axis_taps_ort(GridMode mode, PaddingMode padding, bool ac,
+OSW_MINSIZE void axis_taps_ort(GridMode mode, PaddingMode padding, bool ac,
                                             int64_t L, double g, bool g_f32, AxisTaps* out) {
   out->count = 0;
   if (L <= 0) return;
@@ -388,8 +389,7 @@ Status gridsample_output_shape(const TensorView& x, const TensorView& grid, Tens
 }
 
 // Planning and the bookkeeping of a run happen once per call, not per element: compiled for
-// size, in this file that is otherwise compiled for speed.
-#define OSW_GS_ONCE __attribute__((minsize))
+// size (OSW_MINSIZE), in this file that is otherwise compiled for speed.
 
 namespace gs_exec {
 
@@ -546,7 +546,7 @@ bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int
 #endif
 }
 
-__attribute__((noinline, minsize)) bool nearest_grid_block(const GridSamplePlan& plan,
+OSW_MINSIZE __attribute__((noinline)) bool nearest_grid_block(const GridSamplePlan& plan,
                                                   const GridSampleRange& range, int64_t n,
                                                   int64_t j0, int64_t nb, const float* g,
                                                   const float* x, float* y, int32_t* off,
@@ -570,7 +570,7 @@ bool nearest_grid_block(const GridSamplePlan& plan, const GridSampleRange& range
 namespace {
 
 // Decides the path and the blocks of one batch item's output (see GridSamplePlan).
-OSW_GS_ONCE Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
+OSW_MINSIZE Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
   const GridSampleGeometry& geo = plan->geo;
   const GridMode mode = plan->attrs.mode;
   if (geo.in_size == 0) {
@@ -635,7 +635,7 @@ OSW_GS_ONCE Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
 
 }  // namespace
 
-OSW_GS_ONCE Status gridsample_plan(const GridSampleAttrs& attrs, const TensorView& x,
+OSW_MINSIZE Status gridsample_plan(const GridSampleAttrs& attrs, const TensorView& x,
                                    const TensorView& grid, const TensorView& y,
                                    const gs::Tuning& tuning, GridSamplePlan* plan) {
   if (dtype_size(x.type) == 0) {
@@ -714,7 +714,7 @@ GridSampleRange gridsample_whole(const GridSamplePlan& plan) {
   return r;
 }
 
-OSW_GS_ONCE Status gridsample_run(const GridSamplePlan& plan, const GridSampleRange& range,
+OSW_MINSIZE Status gridsample_run(const GridSamplePlan& plan, const GridSampleRange& range,
                                   const TensorView& x, const TensorView& grid, TensorView* y,
                                   GridSampleWorkspace* ws) {
   if (plan.path == GridSamplePlan::Path::Nothing) return Status::Ok();
@@ -733,7 +733,7 @@ OSW_GS_ONCE Status gridsample_run(const GridSamplePlan& plan, const GridSampleRa
   return gridsample_run_cold(plan, range, x, grid, y, ws);
 }
 
-OSW_GS_ONCE void GridSampleWorkspace::reset() {
+OSW_MINSIZE void GridSampleWorkspace::reset() {
   for (Tables& t : tables) {
     for (Buffer<unsigned char>* b : {&t.fast_pos, &t.fast_off, &t.fast_w, &t.gen_pos, &t.gen_off,
                                      &t.gen_w, &t.gen_count, &t.zero_runs})
@@ -744,7 +744,7 @@ OSW_GS_ONCE void GridSampleWorkspace::reset() {
   conv_y = Buffer<unsigned char>();
 }
 
-OSW_GS_ONCE int64_t GridSampleWorkspace::bytes() const {
+OSW_MINSIZE int64_t GridSampleWorkspace::bytes() const {
   int64_t n = weights_f64.size() + conv_x.size() + conv_y.size();
   for (const Tables& t : tables) {
     for (const Buffer<unsigned char>* b : {&t.fast_pos, &t.fast_off, &t.fast_w, &t.gen_pos,
@@ -756,7 +756,7 @@ OSW_GS_ONCE int64_t GridSampleWorkspace::bytes() const {
 
 namespace gs {
 
-OSW_GS_ONCE Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x,
+OSW_MINSIZE Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x,
                                     const TensorView& grid, TensorView* y, const Tuning& tuning) {
   if (!y) return Status::Type("Y: output tensor is missing");
   GridSamplePlan plan;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "gridsample/kernels_generic.h"
+#include "core/optimize.h"
 
 namespace osw {
 namespace gs_exec {
@@ -196,7 +197,7 @@ enum class LocationKind : int32_t {
 // rounded to float), so the generic kernel computes it as before; only planning it is
 // cheaper. A grid that leaves X on one side (a warp, a rotation) meets this along the
 // whole edge. Anything else (NaN, a pixel on both axes) stays Generic.
-__attribute__((noinline, minsize)) inline LocationKind classify_edge(const FastAxes& ax, double xw, double xh,
+OSW_MINSIZE __attribute__((noinline)) inline LocationKind classify_edge(const FastAxes& ax, double xw, double xh,
                                                                  int64_t* offset, float* w) {
   if (std::isnan(xw) || std::isnan(xh)) return LocationKind::Generic;
   xw = std::min(std::max(xw, 0.0), ax.last_w);
@@ -373,7 +374,7 @@ struct FastPlan {
 // copies the run uses (the byte counts of the messages are for all of them). Once per run:
 // compiled for size.
 template <typename Off>
-__attribute__((minsize)) Status bind_fast_plan(const GridSamplePlan& plan, int copies,
+OSW_MINSIZE Status bind_fast_plan(const GridSamplePlan& plan, int copies,
                                                GridSampleWorkspace::Tables* tb, FastPlan<Off>* fp) {
   const int64_t block = plan.block, table = plan.table;
   const int64_t block4 = (block + 3) / 4 * 4;  // the padded last group
@@ -420,7 +421,7 @@ class FastPlanBuilder {
 
   // Pads the last group of four with copies of the last fast location; writes the counts.
   // (Once per block: compiled for size.)
-  __attribute__((minsize)) void finish();
+  OSW_MINSIZE void finish();
 
  private:
   struct Counts {

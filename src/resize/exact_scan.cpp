@@ -10,6 +10,7 @@
 #include "resize/resize.h"
 #include "resize/exact.h"
 #include "core/simd.h"
+#include "core/optimize.h"
 
 namespace osw {
 
@@ -127,7 +128,7 @@ Fixer make_fixer(const ResizePlan& plan, const TensorView& x, TensorView* y, dou
 // any other multiple is at least 1 / D - e > e away. (Exact ties are common: 1.5x
 // half_pixel has weights 1/2, 1/2 on every third output.) What is left goes to the big
 // integers of resize_exact_slow(). Compiled for size: called for few outputs.
-__attribute__((noinline, minsize)) void fix_one(const Fixer& f, int64_t i, double v) {
+OSW_MINSIZE __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, double v) {
   const ResizePlan& plan = f.plan;
   double w = v, e = f.eps;
   if (!*f.cache) *f.cache = resize_exact_taps_new(plan);
@@ -247,7 +248,7 @@ __attribute__((noinline)) bool resize_flat_box(const ResizePlan& plan, const Ten
   }
 }
 
-__attribute__((minsize)) void resize_exact_fix(const ResizePlan& plan, const TensorView& x,
+OSW_MINSIZE void resize_exact_fix(const ResizePlan& plan, const TensorView& x,
                                                const void* src, bool src_double, TensorView* y,
                                                int64_t at, int64_t n, double eps, double eps_d,
                                                ExactTaps** cache, double dmax) {
@@ -389,7 +390,7 @@ int64_t resize_exact_narrow(const ResizePlan& plan, const TensorView& x, const f
 
 // (Compiled for size, with the vector test written out: the compiler's own unrolled loops
 // took 0.3 kB of the download.)
-__attribute__((minsize)) void resize_exact_snap(void* src, bool src_double, int64_t n, double eps,
+OSW_MINSIZE void resize_exact_snap(void* src, bool src_double, int64_t n, double eps,
                                                 int mode) {
   const bool trunc = mode == 1;
   int64_t j = 0;

@@ -10,14 +10,14 @@
 #include "resize/resize.h"
 #include "resize/kernels.h"
 #include "core/simd.h"
+#include "core/optimize.h"
 
 namespace osw {
 
 // Code size matters as much as speed here (the download): the kernels, which do the work,
 // are compiled for speed and kept out of line; everything else (table building, the loops
-// over rows that call the kernels) for size.
+// over rows that call the kernels) for size (OSW_MINSIZE, core/optimize.h).
 #define OSW_KERNEL __attribute__((noinline))
-#define OSW_DRIVER __attribute__((minsize))
 
 namespace {
 
@@ -37,7 +37,7 @@ int dyadic_bits(double w, int limit) {
 // Fraction bits of an axis's weights (-1: some weight is negative or not dyadic enough),
 // and whether every output's taps lie within `taps` consecutive inputs (the row cache of
 // the v pass relies on it).
-OSW_DRIVER int axis_bits(const AxisPlan& ap, int limit) {
+OSW_MINSIZE int axis_bits(const AxisPlan& ap, int limit) {
   int s = 0;
   for (int64_t o = 0; o < ap.out; ++o) {
     const int n = ap.count[o];
@@ -62,7 +62,7 @@ inline uint32_t round_shift(uint32_t s, int n) {
   return (s + (1u << (n - 1)) - 1u + ((s >> n) & 1u)) >> n;
 }
 
-OSW_DRIVER int64_t product(const int64_t* d, int from, int to) {
+OSW_MINSIZE int64_t product(const int64_t* d, int from, int to) {
   int64_t p = 1;
   for (int a = from; a < to; ++a) p *= d[a];
   return p;
@@ -71,7 +71,7 @@ OSW_DRIVER int64_t product(const int64_t* d, int from, int to) {
 // An axis's weights times 2^s as integers of type I, [out * taps] (the taps an output does
 // not use are 0). The caller has checked that they are exact (axis_bits).
 template <typename I>
-OSW_DRIVER bool scaled_weights(const AxisPlan& ap, int s, int64_t limit, Buffer<I>* w) {
+OSW_MINSIZE bool scaled_weights(const AxisPlan& ap, int s, int64_t limit, Buffer<I>* w) {
   const int K = ap.taps;
   if (!w->allocate(ap.out * K, limit)) return false;
   for (int64_t o = 0; o < ap.out; ++o)
@@ -81,7 +81,7 @@ OSW_DRIVER bool scaled_weights(const AxisPlan& ap, int s, int64_t limit, Buffer<
 }
 
 // The narrow form (resize/kernels_fixed.h): returns whether it applies.
-OSW_DRIVER bool build_narrow(const ResizePlan& plan, bool force, FixedTables* fc) {
+OSW_MINSIZE bool build_narrow(const ResizePlan& plan, bool force, FixedTables* fc) {
   const int np = plan.n_passes;
   const int64_t limit = plan.opts.max_bytes;
   if (np < 1 || np > 2) return false;
@@ -175,7 +175,7 @@ OSW_DRIVER bool build_narrow(const ResizePlan& plan, bool force, FixedTables* fc
 }
 
 // The wide form (resize/kernels_fixed.h): returns whether it applies.
-OSW_DRIVER bool build_wide(const ResizePlan& plan, FixedTables* fc) {
+OSW_MINSIZE bool build_wide(const ResizePlan& plan, FixedTables* fc) {
   const int np = plan.n_passes;
   if (np < 1 || np > 2) return false;
   fc->h = std::max(plan.order[0], plan.order[np - 1]);
@@ -495,7 +495,7 @@ OSW_KERNEL void h_row_wide(const FixedTables& fc, const AxisPlan& ap, const uint
 
 // The wide form: v's pass first (rows of X into uint16 sums), then h's pass into Y.
 // Units: output rows of v (outer * out_v).
-OSW_DRIVER Status run_wide(const ResizePlan& plan, const FixedTables& fc, const uint8_t* x, uint8_t* y,
+OSW_MINSIZE Status run_wide(const ResizePlan& plan, const FixedTables& fc, const uint8_t* x, uint8_t* y,
                            int64_t begin, int64_t end, ResizeWorkspace* ws) {
   const int64_t* d = plan.in_dims;
   const AxisPlan& ph = plan.axis[fc.h];
@@ -533,7 +533,7 @@ OSW_DRIVER Status run_wide(const ResizePlan& plan, const FixedTables& fc, const 
 
 }  // namespace
 
-OSW_DRIVER void build_fixed_tables(const ResizePlan& plan, bool force, FixedTables* fc) {
+OSW_MINSIZE void build_fixed_tables(const ResizePlan& plan, bool force, FixedTables* fc) {
   // The narrow form where it applies and vectorises, else the wide one, else none.
   *fc = FixedTables();
   if (!build_narrow(plan, force, fc)) {
@@ -543,14 +543,14 @@ OSW_DRIVER void build_fixed_tables(const ResizePlan& plan, bool force, FixedTabl
   fc->state = fc->h >= 0 || fc->v >= 0 ? 1 : -1;
 }
 
-OSW_DRIVER int64_t fixed_units(const ResizePlan& plan) {
+OSW_MINSIZE int64_t fixed_units(const ResizePlan& plan) {
   const FixedTables& fc = plan.fixed;
   const int64_t* d = plan.in_dims;
   if (fc.v < 0) return product(d, 0, fc.h);
   return product(d, 0, fc.v) * plan.axis[fc.v].out;
 }
 
-OSW_DRIVER Status resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, int64_t begin,
+OSW_MINSIZE Status resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, int64_t begin,
                                   int64_t end, ResizeWorkspace* ws) {
   const FixedTables& fc = plan.fixed;
   if (fc.wide) return run_wide(plan, fc, x, y, begin, end, ws);

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "core/elem.h"
+#include "core/optimize.h"
 #include "resize/exact.h"
 #include "resize/exec.h"
 #include "resize/kernels_fixed.h"
@@ -24,14 +25,13 @@ namespace osw {
 
 // Planning, and the bookkeeping of a run in parts, are not hot loops: compiled for size
 // (the download), as resize/kernels_fixed.cpp's table builders are. The per-call path
-// (resize_execute) keeps the file's speed.
-#define OSW_PLANNING __attribute__((minsize))
+// (resize_execute) keeps the file's speed. OSW_MINSIZE: core/optimize.h.
 
 // A rough cost of running the passes in this order: per pass, the elements it writes times
 // its taps, with contiguous rows (SIMD over the inner elements) and the innermost axis's
 // shuffle form cheaper than a scalar innermost pass. The last pass writes Y, whatever the
 // order; the others write intermediates (and, when the last two are streamed, one less).
-OSW_PLANNING static double pass_order_cost(const ResizePlan& plan, const int* order) {
+OSW_MINSIZE static double pass_order_cost(const ResizePlan& plan, const int* order) {
   int64_t d[kMaxRank];
   for (int a = 0; a < plan.rank; ++a) d[a] = plan.in_dims[a];
   double cost = 0;
@@ -61,7 +61,7 @@ OSW_PLANNING static double pass_order_cost(const ResizePlan& plan, const int* or
 // uint8 only; the other types keep the two whole passes, and less code) when a group of
 // rows fits a small buffer. The other passes write whole intermediates, alternating TmpA
 // and TmpB.
-OSW_PLANNING
+OSW_MINSIZE
 static void build_schedule(const ResizePlan& plan, bool hot, ResizeSchedule* sc) {
   const int rank = plan.rank, np = plan.n_passes;
   *sc = ResizeSchedule{};
@@ -138,7 +138,7 @@ static void build_schedule(const ResizePlan& plan, bool hot, ResizeSchedule* sc)
 }
 
 // What the kernels need besides the axis tables, for the types the plan will run.
-OSW_PLANNING
+OSW_MINSIZE
 static Status build_kernel_tables(ResizePlan* plan) {
   if (plan->out_elems == 0) return Status::Ok();
   const DType type = plan->opts.type;
@@ -159,7 +159,7 @@ static Status build_kernel_tables(ResizePlan* plan) {
   return Status::Ok();
 }
 
-OSW_PLANNING
+OSW_MINSIZE
 Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int rank,
                    const int64_t* in_dims, ResizePlan* plan, const ResizeOptions& opts) {
   OSW_RETURN_IF_ERROR(resize_geometry(attrs, inputs, rank, in_dims, &plan->geo));
@@ -290,7 +290,7 @@ static int64_t product(const int64_t* dims, int rank) {
   return n;
 }
 
-OSW_PLANNING
+OSW_MINSIZE
 static Status run_layout(const ResizePlan& plan, DType type, const ResizeWorkspace* shared,
                          RunLayout* lay) {
   *lay = RunLayout();
@@ -378,7 +378,7 @@ static Status check_tensors(const ResizePlan& plan, const TensorView& x, const T
 // error bounds of integer outputs, and whether 32-bit integers run in float32. Reading X
 // for its largest magnitude (32/64-bit) once per run, not once per range: 12 ranges on
 // 2 threads read it 12 times.
-OSW_PLANNING
+OSW_MINSIZE
 static void decide(const ResizePlan& plan, const TensorView& x, ResizeWorkspace* shared) {
   shared->int_compute = DType::Undefined;
   shared->eps = shared->eps_d = 0;
@@ -391,7 +391,7 @@ static void decide(const ResizePlan& plan, const TensorView& x, ResizeWorkspace*
   if ((x.type == DType::Int32 || x.type == DType::UInt32) && in_float) shared->int_compute = DType::Float32;
 }
 
-OSW_PLANNING
+OSW_MINSIZE
 static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType type,
                              ResizeWorkspace* shared) {
   if (lay.kind != RunLayout::Interp) return Status::Ok();
@@ -415,7 +415,7 @@ static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType
 }
 
 // Bookkeeping per part, not a hot loop: compiled for size (and kept out of run_range).
-OSW_PLANNING __attribute__((noinline))
+OSW_MINSIZE __attribute__((noinline))
 static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
                             int64_t end, const TensorView& x, TensorView* y,
                             ResizeWorkspace* shared, ResizeWorkspace* ws) {
@@ -527,7 +527,7 @@ Status resize_execute(const ResizePlan& plan, const TensorView& x, TensorView* y
   return resize_execute(plan, x, y, &ws);
 }
 
-OSW_PLANNING
+OSW_MINSIZE
 Status resize_steps(const ResizePlan& plan, DType type, ResizeStepInfo* info,
                     const ResizeWorkspace* shared) {
   *info = ResizeStepInfo();
@@ -539,7 +539,7 @@ Status resize_steps(const ResizePlan& plan, DType type, ResizeStepInfo* info,
   return Status::Ok();
 }
 
-OSW_PLANNING
+OSW_MINSIZE
 Status resize_prepare_shared(const ResizePlan& plan, const TensorView& x, ResizeWorkspace* shared) {
   if (plan.out_elems == 0) return Status::Ok();
   decide(plan, x, shared);
@@ -548,7 +548,7 @@ Status resize_prepare_shared(const ResizePlan& plan, const TensorView& x, Resize
   return prepare_shared(plan, lay, x.type, shared);
 }
 
-OSW_PLANNING
+OSW_MINSIZE
 Status resize_execute_range(const ResizePlan& plan, int s, int64_t begin, int64_t end,
                             const TensorView& x, TensorView* y, ResizeWorkspace* shared,
                             ResizeWorkspace* ws) {
@@ -562,12 +562,12 @@ Status resize_execute_range(const ResizePlan& plan, int s, int64_t begin, int64_
   return run_range(plan, lay, s, begin, end, x, y, shared, ws);
 }
 
-OSW_PLANNING
+OSW_MINSIZE
 Status resize_check_tensors(const ResizePlan& plan, const TensorView& x, const TensorView& y) {
   return check_tensors(plan, x, y);
 }
 
-OSW_PLANNING
+OSW_MINSIZE
 Status resize_finish(const ResizePlan& plan, TensorView* y) {
   if (y->elements() == 0) return Status::Ok();
   bool any_outside = false;
@@ -578,7 +578,7 @@ Status resize_finish(const ResizePlan& plan, TensorView* y) {
   return Status::Ok();
 }
 
-OSW_PLANNING
+OSW_MINSIZE
 Status resize(const ResizeAttrs& attrs, const ResizeInputs& inputs, const TensorView& x,
               TensorView* y) {
   ResizePlan plan;
