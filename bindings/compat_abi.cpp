@@ -19,23 +19,25 @@ int osw_compat_resize(int lib, int dtype, int method, const void* x, void* y, do
                       double in_h, double in_w, double channels, double out_h, double out_w,
                       double inv_scale_x, double inv_scale_y, int flags) {
   using namespace osw::compat;
-  const ImageBatch g{int64_t(count), int64_t(in_h), int64_t(in_w), int64_t(channels), int64_t(out_h),
-                     int64_t(out_w)};
+  const ImageBatch g{int64_t(count),    int64_t(in_h),  int64_t(in_w),
+                     int64_t(channels), int64_t(out_h), int64_t(out_w)};
   if (g.count < 0 || g.in_h < 1 || g.in_w < 1 || g.channels < 1 || g.out_h < 1 || g.out_w < 1)
     return kBadArgs;
   if (lib == 0 && method >= 0 && method <= int(PillowFilter::Lanczos)) {
     const PillowFilter f = PillowFilter(method);
     if (dtype == 0)
-      return pillow_resize_u8(static_cast<const uint8_t*>(x), static_cast<uint8_t*>(y), g, f, flags & 1);
-    if (dtype == 1) return pillow_resize_f32(static_cast<const float*>(x), static_cast<float*>(y), g, f);
+      return pillow_resize_u8(static_cast<const uint8_t*>(x), static_cast<uint8_t*>(y), g, f,
+                              flags & 1);
+    if (dtype == 1)
+      return pillow_resize_f32(static_cast<const float*>(x), static_cast<float*>(y), g, f);
   }
   if (lib == 1 && (method == int(CvInterp::Nearest) || method == int(CvInterp::Linear) ||
                    method == int(CvInterp::Cubic) || method == int(CvInterp::Area) ||
                    method == int(CvInterp::NearestExact))) {
     const CvInterp m = CvInterp(method);
     if (dtype == 0)
-      return opencv_resize_u8(static_cast<const uint8_t*>(x), static_cast<uint8_t*>(y), g, inv_scale_x,
-                              inv_scale_y, m);
+      return opencv_resize_u8(static_cast<const uint8_t*>(x), static_cast<uint8_t*>(y), g,
+                              inv_scale_x, inv_scale_y, m);
     if (dtype == 1)
       return opencv_resize_f32(static_cast<const float*>(x), static_cast<float*>(y), g, inv_scale_x,
                                inv_scale_y, m);

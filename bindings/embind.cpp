@@ -21,13 +21,13 @@
 #include <string>
 
 #include "affinegrid/affinegrid.h"
-#include "gridsample/gridsample.h"
 #include "affinegrid/parallel.h"
+#include "gridsample/gridsample.h"
 #include "gridsample/parallel.h"
-#include "resize/parallel.h"
-#include "threads/pool.h"
 #include "param_block.h"
+#include "resize/parallel.h"
 #include "resize/resize.h"
+#include "threads/pool.h"
 
 using namespace osw;
 
@@ -35,7 +35,7 @@ namespace {
 
 // Slots of the parameter block (param_block.h): each row's first slot, in order; a row of
 // `count` slots is followed by the next at +count.
-#define OSW_SLOT_ENUM(slot, name, count) slot, slot##Last_ = slot + (count) - 1,
+#define OSW_SLOT_ENUM(slot, name, count) slot, slot##Last_ = slot + (count)-1,
 #define OSW_ATTR_ENUM(slot, ...) slot,
 enum Slot : int { OSW_PARAM_BLOCK(OSW_SLOT_ENUM, OSW_ATTR_ENUM) kBlockSize };
 #undef OSW_SLOT_ENUM
@@ -43,7 +43,9 @@ enum Slot : int { OSW_PARAM_BLOCK(OSW_SLOT_ENUM, OSW_ATTR_ENUM) kBlockSize };
 
 // A slot's double as the type of the ResizeAttrs member it fills.
 template <typename T>
-void read_slot(double v, T* out) { *out = static_cast<T>(static_cast<int>(v)); }  // enums
+void read_slot(double v, T* out) {
+  *out = static_cast<T>(static_cast<int>(v));
+}  // enums
 void read_slot(double v, bool* out) { *out = v != 0.0; }
 void read_slot(double v, double* out) { *out = v; }
 
@@ -199,8 +201,7 @@ int plan_resize() {
   ResizeInputs in;
   in.has_axes = b[kHasAxes] != 0.0;
   in.n_axes = in.has_axes ? static_cast<int>(b[kNAxes]) : rank;
-  if (in.n_axes < 0 || in.n_axes > kMaxRank)
-    return fail(Status::Range("axes: too many axes"));
+  if (in.n_axes < 0 || in.n_axes > kMaxRank) return fail(Status::Range("axes: too many axes"));
   in.has_scales = b[kHasScales] != 0.0;
   in.has_sizes = b[kHasSizes] != 0.0;
   in.has_roi = b[kHasRoi] != 0.0;
@@ -249,11 +250,11 @@ int plan_grid_sample() {
   const int rank = static_cast<int>(b[kRank]);
   const int grank = static_cast<int>(b[kGridRank]);
   if (rank < 3 || rank > kMaxRank)
-    return fail(Status::Range("X: rank must be in [3, " + int_text(kMaxRank) + "], got " +
-                              int_text(rank)));
+    return fail(
+        Status::Range("X: rank must be in [3, " + int_text(kMaxRank) + "], got " + int_text(rank)));
   if (grank < 3 || grank > kMaxRank)
-    return fail(Status::Range("grid: rank must be in [3, " + int_text(kMaxRank) +
-                              "], got " + int_text(grank)));
+    return fail(Status::Range("grid: rank must be in [3, " + int_text(kMaxRank) + "], got " +
+                              int_text(grank)));
   g_inst.gs_attrs.mode = static_cast<GridMode>(static_cast<int>(b[kMode]));
   g_inst.gs_attrs.padding = static_cast<PaddingMode>(static_cast<int>(b[kPadding]));
   g_inst.gs_attrs.align_corners = b[kAlignCorners] != 0.0;
@@ -282,8 +283,8 @@ int exec_grid_sample(uintptr_t x_ptr, uintptr_t grid_ptr, uintptr_t y_ptr) {
   GridSamplePlan plan;
   gs::Tuning tuning;
   tuning.max_bytes = g_inst.max_bytes;
-  Status st = gridsample_plan(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, g_inst.gs_y,
-                              tuning, &plan);
+  Status st =
+      gridsample_plan(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, g_inst.gs_y, tuning, &plan);
   // On several threads, a grid of too few blocks to share is planned again in smaller ones.
   if (st.ok() && gridsample_parallel_blocks(plan, g_inst.pool.threads(), &tuning))
     st = gridsample_plan(g_inst.gs_attrs, g_inst.gs_x, g_inst.gs_grid, g_inst.gs_y, tuning, &plan);
@@ -380,11 +381,13 @@ int plan_affine_grid() {
   const double* b = g_inst.block;
   const int rank = static_cast<int>(b[kRank]);
   if (rank < 0 || rank > kMaxRank)
-    return fail(Status::Range("theta: rank must be in [0, " + int_text(kMaxRank) + "], got " + int_text(rank)));
+    return fail(Status::Range("theta: rank must be in [0, " + int_text(kMaxRank) + "], got " +
+                              int_text(rank)));
   const int n_size = static_cast<int>(b[kNAxes]);
   if (n_size != 4 && n_size != 5)
-    return fail(Status::Range("size: expected 4 values [N, C, H, W] (2-D) or 5 values [N, C, D, H, W] (3-D), got " +
-                              int_text(n_size)));
+    return fail(Status::Range(
+        "size: expected 4 values [N, C, H, W] (2-D) or 5 values [N, C, D, H, W] (3-D), got " +
+        int_text(n_size)));
   g_inst.ag_attrs.align_corners = b[kAlignCorners] != 0.0;
   g_inst.ag_theta = TensorView();
   g_inst.ag_theta.type = static_cast<DType>(static_cast<int>(b[kXType]));
@@ -393,7 +396,8 @@ int plan_affine_grid() {
   g_inst.ag_n_size = n_size;
   for (int i = 0; i < n_size; ++i) g_inst.ag_size[i] = static_cast<int64_t>(b[kSizes + i]);
   g_inst.ag_grid = TensorView();
-  Status st = affinegrid_output_shape(g_inst.ag_theta, g_inst.ag_size, g_inst.ag_n_size, &g_inst.ag_grid);
+  Status st =
+      affinegrid_output_shape(g_inst.ag_theta, g_inst.ag_size, g_inst.ag_n_size, &g_inst.ag_grid);
   if (!st.ok()) return fail(st);
   write_out_dims(g_inst.ag_grid.rank, g_inst.ag_grid.dims);
   return 0;
@@ -402,8 +406,8 @@ int plan_affine_grid() {
 int exec_affine_grid(uintptr_t theta_ptr, uintptr_t grid_ptr) {
   g_inst.ag_theta.data = reinterpret_cast<void*>(theta_ptr);
   g_inst.ag_grid.data = reinterpret_cast<void*>(grid_ptr);
-  Status st = affinegrid_parallel(g_inst.ag_attrs, g_inst.ag_theta, g_inst.ag_size, g_inst.ag_n_size,
-                                  &g_inst.ag_grid, &g_inst.pool);
+  Status st = affinegrid_parallel(g_inst.ag_attrs, g_inst.ag_theta, g_inst.ag_size,
+                                  g_inst.ag_n_size, &g_inst.ag_grid, &g_inst.pool);
   return st.ok() ? 0 : fail(st);
 }
 
@@ -431,7 +435,8 @@ EMSCRIPTEN_KEEPALIVE int osw_exec_affine_grid(uintptr_t theta, uintptr_t grid) {
 // binding).
 extern "C" {
 // Called by the module's constructors (a threaded build's workers never call a binding).
-EMSCRIPTEN_KEEPALIVE __attribute__((constructor)) void __embind_register_native_and_builtin_types() {
+EMSCRIPTEN_KEEPALIVE __attribute__((constructor)) void
+__embind_register_native_and_builtin_types() {
   using namespace emscripten::internal;
   _embind_register_void(TypeID<void>::get(), "void");
   _embind_register_integer(TypeID<int>::get(), "int", sizeof(int), INT_MIN, INT_MAX);
@@ -443,5 +448,7 @@ EMSCRIPTEN_KEEPALIVE __attribute__((constructor)) void __embind_register_native_
 
 // The name Embind's messages give a type it has no registration for. Built without RTTI
 // (CMakeLists.txt), Embind knows a type by an address only, and has no name to give.
-EMSCRIPTEN_KEEPALIVE const char* __getTypeName(const void*) { return strdup("(a type without registration)"); }
+EMSCRIPTEN_KEEPALIVE const char* __getTypeName(const void*) {
+  return strdup("(a type without registration)");
+}
 }

@@ -95,16 +95,18 @@ void fill(const AffineGridAttrs& attrs, const TensorView& theta, int r, const in
 
 Status affinegrid_output_shape(const TensorView& theta, const int64_t* size, int n_size,
                                TensorView* grid) {
-  if (theta.type != DType::Float32 && theta.type != DType::Float64 &&
-      theta.type != DType::Float16)
-    return Status::Type(std::string("theta: expected a tensor of type float32, float64 or float16, got '") +
-                        dtype_name(theta.type) + "'");
+  if (theta.type != DType::Float32 && theta.type != DType::Float64 && theta.type != DType::Float16)
+    return Status::Type(
+        std::string("theta: expected a tensor of type float32, float64 or float16, got '") +
+        dtype_name(theta.type) + "'");
   if (n_size != 4 && n_size != 5)
-    return Status::Range("size: expected 4 values [N, C, H, W] (2-D) or 5 values [N, C, D, H, W] (3-D), got " +
-                         int_text(n_size));
+    return Status::Range(
+        "size: expected 4 values [N, C, H, W] (2-D) or 5 values [N, C, D, H, W] (3-D), got " +
+        int_text(n_size));
   for (int i = 0; i < n_size; ++i)
     if (size[i] < 0)
-      return Status::Range("size[" + int_text(i) + "]: must be non-negative, got " + int_text(size[i]));
+      return Status::Range("size[" + int_text(i) + "]: must be non-negative, got " +
+                           int_text(size[i]));
   const int r = n_size - 2;
   const bool shape_ok = theta.rank == 3 && theta.dims[1] == r && theta.dims[2] == r + 1;
   if (!shape_ok) {
@@ -135,7 +137,8 @@ Status affinegrid_output_shape(const TensorView& theta, const int64_t* size, int
 namespace {
 
 // grid's type and dims against theta and size (what affinegrid_output_shape gives).
-Status check_grid(const TensorView& theta, const int64_t* size, int n_size, const TensorView& grid) {
+Status check_grid(const TensorView& theta, const int64_t* size, int n_size,
+                  const TensorView& grid) {
   TensorView expect;
   OSW_RETURN_IF_ERROR(affinegrid_output_shape(theta, size, n_size, &expect));
   bool same = grid.type == expect.type && grid.rank == expect.rank;
@@ -150,8 +153,12 @@ void fill_rows(const AffineGridAttrs& attrs, const TensorView& theta, const int6
   const int r = n_size - 2;
   const int64_t sp[3] = {r == 3 ? size[2] : 1, size[n_size - 2], size[n_size - 1]};
   switch (theta.type) {
-    case DType::Float32: fill(attrs, theta, r, sp, begin, end, static_cast<float*>(grid->data)); break;
-    case DType::Float64: fill(attrs, theta, r, sp, begin, end, static_cast<double*>(grid->data)); break;
+    case DType::Float32:
+      fill(attrs, theta, r, sp, begin, end, static_cast<float*>(grid->data));
+      break;
+    case DType::Float64:
+      fill(attrs, theta, r, sp, begin, end, static_cast<double*>(grid->data));
+      break;
     default: fill(attrs, theta, r, sp, begin, end, static_cast<uint16_t*>(grid->data)); break;
   }
 }

@@ -1,5 +1,5 @@
-// affinegrid/affinegrid.h: the AffineGrid operator (opset 20): a sampling grid for GridSample from a
-// batch of affine matrices.
+// affinegrid/affinegrid.h: the AffineGrid operator (opset 20): a sampling grid for GridSample from
+// a batch of affine matrices.
 //
 // Inputs: theta (N, 2, 3) for 2-D or (N, 3, 4) for 3-D, float32 / float64 / float16; the
 // values of size, [N, C, H, W] or [N, C, D, H, W] (the int64 tensor's contents). Output: grid

@@ -22,8 +22,10 @@ __attribute__((always_inline)) inline void store_halves(T* out, v128_t v, Fn f) 
 // low halves 0 (a swizzle index of -1 gives 0): a bfloat16's float bits, or a half moved up
 // by 16 (widen_to_float).
 __attribute__((always_inline)) inline v128_t high_halves(v128_t v, int hi) {
-  return hi ? wasm_i8x16_swizzle(v, wasm_i8x16_const(-1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15))
-            : wasm_i8x16_swizzle(v, wasm_i8x16_const(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7));
+  return hi ? wasm_i8x16_swizzle(
+                  v, wasm_i8x16_const(-1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15))
+            : wasm_i8x16_swizzle(
+                  v, wasm_i8x16_const(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7));
 }
 
 // Four halves (the low 64 bits of h16, as uint16 lanes) to four floats: half_to_float(),
@@ -38,9 +40,10 @@ __attribute__((always_inline)) inline v128_t vec_subnormal_half_to_float(v128_t 
   const v128_t em = wasm_v128_and(h, wasm_i32x4_splat(0x7FFF));
   const v128_t rebias = wasm_i32x4_splat(112 << 23);
   const v128_t is_special = wasm_i32x4_gt(em, wasm_i32x4_splat(0x7BFF));
-  const v128_t normal =
-      wasm_i32x4_add(wasm_i32x4_add(wasm_i32x4_shl(em, 13), rebias), wasm_v128_and(is_special, rebias));
-  const v128_t sub = wasm_f32x4_sub(wasm_v128_or(em, wasm_i32x4_splat(0x3F000000)), wasm_f32x4_splat(0.5f));
+  const v128_t normal = wasm_i32x4_add(wasm_i32x4_add(wasm_i32x4_shl(em, 13), rebias),
+                                       wasm_v128_and(is_special, rebias));
+  const v128_t sub =
+      wasm_f32x4_sub(wasm_v128_or(em, wasm_i32x4_splat(0x3F000000)), wasm_f32x4_splat(0.5f));
   const v128_t is_sub = wasm_i32x4_gt(wasm_i32x4_splat(0x0400), em);
   const v128_t sign = wasm_i32x4_shl(wasm_v128_xor(h, em), 16);
   return wasm_v128_or(wasm_v128_bitselect(sub, normal, is_sub), sign);
@@ -55,13 +58,16 @@ __attribute__((always_inline)) inline v128_t vec_subnormal_half_to_float(v128_t 
 // the 24 of the integer form, which took about 2 ns per element in V8.
 __attribute__((always_inline)) inline v128_t vec_float_to_half(v128_t f) {
   const v128_t a = wasm_v128_and(f, wasm_i32x4_splat(0x7FFFFFFF));
-  const v128_t scaled = wasm_f32x4_mul(wasm_f32x4_mul(a, wasm_f32x4_splat(0x1p112f)), wasm_f32x4_splat(0x1p-110f));
+  const v128_t scaled =
+      wasm_f32x4_mul(wasm_f32x4_mul(a, wasm_f32x4_splat(0x1p112f)), wasm_f32x4_splat(0x1p-110f));
   const v128_t twice = wasm_i32x4_add(f, f);  // the exponent and mantissa, one bit up
   const v128_t bias = wasm_u32x4_max(wasm_v128_and(twice, wasm_i32x4_splat(int32_t(0xFF000000u))),
                                      wasm_i32x4_splat(0x71000000));
-  const v128_t sum = wasm_f32x4_add(wasm_i32x4_add(wasm_u32x4_shr(bias, 1), wasm_i32x4_splat(0x07800000)), scaled);
-  const v128_t bits = wasm_i32x4_add(wasm_v128_and(wasm_u32x4_shr(sum, 13), wasm_i32x4_splat(0x7C00)),
-                                     wasm_v128_and(sum, wasm_i32x4_splat(0x0FFF)));
+  const v128_t sum =
+      wasm_f32x4_add(wasm_i32x4_add(wasm_u32x4_shr(bias, 1), wasm_i32x4_splat(0x07800000)), scaled);
+  const v128_t bits =
+      wasm_i32x4_add(wasm_v128_and(wasm_u32x4_shr(sum, 13), wasm_i32x4_splat(0x7C00)),
+                     wasm_v128_and(sum, wasm_i32x4_splat(0x0FFF)));
   const v128_t is_nan = wasm_u32x4_gt(twice, wasm_i32x4_splat(int32_t(0xFF000000u)));
   const v128_t sign = wasm_u32x4_shr(wasm_v128_and(f, wasm_i32x4_splat(int32_t(0x80000000u))), 16);
   return wasm_v128_or(wasm_v128_bitselect(wasm_i32x4_splat(0x7E00), bits, is_nan), sign);
@@ -73,7 +79,8 @@ __attribute__((always_inline)) inline v128_t vec_float_to_bfloat16(v128_t f) {
   const v128_t is_nan = wasm_i32x4_gt(a, wasm_i32x4_splat(0x7F800000));
   const v128_t nan = wasm_v128_or(wasm_u32x4_shr(f, 16), wasm_i32x4_splat(0x0040));
   const v128_t odd = wasm_v128_and(wasm_u32x4_shr(f, 16), wasm_i32x4_splat(1));
-  const v128_t rounded = wasm_u32x4_shr(wasm_i32x4_add(f, wasm_i32x4_add(wasm_i32x4_splat(0x7FFF), odd)), 16);
+  const v128_t rounded =
+      wasm_u32x4_shr(wasm_i32x4_add(f, wasm_i32x4_add(wasm_i32x4_splat(0x7FFF), odd)), 16);
   return wasm_v128_bitselect(nan, rounded, is_nan);
 }
 #endif
@@ -85,7 +92,9 @@ namespace {
 // Eight halves to floats by vec_subnormal_half_to_float: widen_to_float's groups holding a
 // subnormal half, an infinity or a NaN (out of line, as narrow_half_group).
 __attribute__((noinline)) void widen_half_group(const uint16_t* h, float* out) {
-  store_halves(out, wasm_v128_load(h), [](v128_t a) __attribute__((always_inline)) { return vec_subnormal_half_to_float(a); });
+  store_halves(
+      out, wasm_v128_load(h),
+      [](v128_t a) __attribute__((always_inline)) { return vec_subnormal_half_to_float(a); });
 }
 }  // namespace
 #endif
@@ -112,8 +121,11 @@ void widen_to_float(const Float16* x, float* out, int64_t n) {
       widen_half_group(h + i, out + i);
       continue;
     }
-    wasm_v128_store(out + i, wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(high_halves(v, 0), 3), keep), scale));
-    wasm_v128_store(out + i + 4, wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(high_halves(v, 1), 3), keep), scale));
+    wasm_v128_store(
+        out + i, wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(high_halves(v, 0), 3), keep), scale));
+    wasm_v128_store(
+        out + i + 4,
+        wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(high_halves(v, 1), 3), keep), scale));
   }
 #endif
   for (; i < n; ++i) out[i] = half_to_float(h[i]);
@@ -145,7 +157,8 @@ void narrow_from_float(const float* in, Float16* y, int64_t n) {
   const v128_t mag = wasm_i32x4_splat(0x7FFFFFFF), one = wasm_i32x4_splat(1);
   const v128_t rebias = wasm_i32x4_splat(0xFFF - (112 << 23));
   const auto round = [&](v128_t a) __attribute__((always_inline)) {
-    return wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_add(a, wasm_v128_and(wasm_u32x4_shr(a, 13), one)), rebias), 13);
+    return wasm_u32x4_shr(
+        wasm_i32x4_add(wasm_i32x4_add(a, wasm_v128_and(wasm_u32x4_shr(a, 13), one)), rebias), 13);
   };
   for (; i + 8 <= n; i += 8) {
     const v128_t f0 = wasm_v128_load(in + i), f1 = wasm_v128_load(in + i + 4);
@@ -153,7 +166,8 @@ void narrow_from_float(const float* in, Float16* y, int64_t n) {
     v128_t t = wasm_u16x8_narrow_i32x4(round(a0), round(a1));
     // t in [0x0400, 0x7BFF] (a normal half): t + 0x0400 in [0x0800, 0x7FFF]; every other t
     // wraps to [0, 0x07FF] or lands on the negative int16 from 0x8000
-    const v128_t normal = wasm_i16x8_gt(wasm_i16x8_add(t, wasm_i16x8_splat(0x0400)), wasm_i16x8_splat(0x07FF));
+    const v128_t normal =
+        wasm_i16x8_gt(wasm_i16x8_add(t, wasm_i16x8_splat(0x0400)), wasm_i16x8_splat(0x07FF));
     if (!wasm_i16x8_all_true(normal)) {
       // Zeros (a ReLU's feature maps hold many) and magnitudes up to 2^-25, which round to
       // a zero half (2^-25 is the tie between 0 and 2^-24, and goes to the even one), in a
@@ -167,7 +181,8 @@ void narrow_from_float(const float* in, Float16* y, int64_t n) {
       }
       t = wasm_v128_andnot(t, tiny);
     }
-    const v128_t sign = wasm_i8x16_shuffle(f0, f1, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
+    const v128_t sign =
+        wasm_i8x16_shuffle(f0, f1, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
     wasm_v128_store(h + i, wasm_v128_or(t, wasm_v128_and(sign, wasm_i16x8_splat(int16_t(0x8000)))));
   }
 #endif
@@ -199,15 +214,18 @@ void narrow_from_float(const float* in, BFloat16* y, int64_t n) {
       // No NaN among the 8 (the common case): the rounding add alone, and the high halves
       // kept by the shuffle (no lane wraps: only NaN bits are that close to 2^32)
       const auto round = [](v128_t f) __attribute__((always_inline)) {
-        return wasm_i32x4_add(f, wasm_i32x4_add(wasm_v128_and(wasm_u32x4_shr(f, 16), wasm_i32x4_splat(1)),
-                                                wasm_i32x4_splat(0x7FFF)));
+        return wasm_i32x4_add(
+            f, wasm_i32x4_add(wasm_v128_and(wasm_u32x4_shr(f, 16), wasm_i32x4_splat(1)),
+                              wasm_i32x4_splat(0x7FFF)));
       };
-      wasm_v128_store(b + i, wasm_i8x16_shuffle(round(f0), round(f1), 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31));
+      wasm_v128_store(b + i, wasm_i8x16_shuffle(round(f0), round(f1), 2, 3, 6, 7, 10, 11, 14, 15,
+                                                18, 19, 22, 23, 26, 27, 30, 31));
       continue;
     }
     const v128_t lo = vec_float_to_bfloat16(f0), hi = vec_float_to_bfloat16(f1);
     // Keep the low 16 bits of each lane (a saturating narrow would clamp them).
-    wasm_v128_store(b + i, wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29));
+    wasm_v128_store(b + i, wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24,
+                                              25, 28, 29));
   }
 #endif
   for (; i < n; ++i) b[i] = bfloat16_from_float(in[i]);
@@ -236,10 +254,13 @@ void widen_int(const I* x, double* out, int64_t n) {
 #if OSW_HAVE_SIMD
   if constexpr (sizeof(I) == 4) {
     for (; i + 4 <= n; i += 4) {
-      store_halves(out + i, wasm_v128_load(x + i), [](v128_t v) __attribute__((always_inline)) {
-        if constexpr (std::is_signed<I>::value) return wasm_f64x2_convert_low_i32x4(v);
-        else return wasm_f64x2_convert_low_u32x4(v);
-      });
+      store_halves(
+          out + i, wasm_v128_load(x + i), [](v128_t v) __attribute__((always_inline)) {
+            if constexpr (std::is_signed<I>::value)
+              return wasm_f64x2_convert_low_i32x4(v);
+            else
+              return wasm_f64x2_convert_low_u32x4(v);
+          });
     }
   }
 #endif
@@ -252,8 +273,10 @@ __attribute__((always_inline)) inline v128_t vec_round_int(v128_t v, int mode) {
   const v128_t r = mode == 1   ? wasm_f64x2_trunc(v)
                    : mode == 2 ? wasm_f64x2_floor(wasm_f64x2_add(v, wasm_f64x2_splat(0.5)))
                                : wasm_f64x2_nearest(v);
-  if constexpr (std::is_signed<I>::value) return wasm_i32x4_trunc_sat_f64x2_zero(r);
-  else return wasm_u32x4_trunc_sat_f64x2_zero(r);
+  if constexpr (std::is_signed<I>::value)
+    return wasm_i32x4_trunc_sat_f64x2_zero(r);
+  else
+    return wasm_u32x4_trunc_sat_f64x2_zero(r);
 }
 #endif
 
@@ -286,7 +309,8 @@ void narrow_small_double(const double* in, I* y, int64_t n, int mode) {
   if constexpr (sizeof(I) == 2) {
     if (mode == 0) {
       constexpr bool sig = std::is_signed<I>::value;
-      const v128_t hi = wasm_f64x2_splat(sig ? 32767.0 : 65535.0), lo = wasm_f64x2_splat(sig ? -32768.0 : 0.0);
+      const v128_t hi = wasm_f64x2_splat(sig ? 32767.0 : 65535.0),
+                   lo = wasm_f64x2_splat(sig ? -32768.0 : 0.0);
       const auto conv = [&](const double* p) __attribute__((always_inline)) {
         const v128_t v = wasm_f64x2_pmax(wasm_f64x2_pmin(wasm_v128_load(p), hi), lo);
         return wasm_i32x4_trunc_sat_f64x2_zero(wasm_f64x2_nearest(v));
@@ -318,18 +342,34 @@ void narrow_small_double(const double* in, I* y, int64_t n, int mode) {
 }
 }  // namespace
 
-void narrow_from_double(const double* in, int8_t* y, int64_t n, int mode) { narrow_small_double(in, y, n, mode); }
-void narrow_from_double(const double* in, uint8_t* y, int64_t n, int mode) { narrow_small_double(in, y, n, mode); }
-void narrow_from_double(const double* in, int16_t* y, int64_t n, int mode) { narrow_small_double(in, y, n, mode); }
-void narrow_from_double(const double* in, uint16_t* y, int64_t n, int mode) { narrow_small_double(in, y, n, mode); }
+void narrow_from_double(const double* in, int8_t* y, int64_t n, int mode) {
+  narrow_small_double(in, y, n, mode);
+}
+void narrow_from_double(const double* in, uint8_t* y, int64_t n, int mode) {
+  narrow_small_double(in, y, n, mode);
+}
+void narrow_from_double(const double* in, int16_t* y, int64_t n, int mode) {
+  narrow_small_double(in, y, n, mode);
+}
+void narrow_from_double(const double* in, uint16_t* y, int64_t n, int mode) {
+  narrow_small_double(in, y, n, mode);
+}
 void widen_to_double(const int32_t* x, double* out, int64_t n) { widen_int(x, out, n); }
 void widen_to_double(const uint32_t* x, double* out, int64_t n) { widen_int(x, out, n); }
-void narrow_from_double(const double* in, int32_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
-void narrow_from_double(const double* in, uint32_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
+void narrow_from_double(const double* in, int32_t* y, int64_t n, int mode) {
+  narrow_int(in, y, n, mode);
+}
+void narrow_from_double(const double* in, uint32_t* y, int64_t n, int mode) {
+  narrow_int(in, y, n, mode);
+}
 void widen_to_double(const int64_t* x, double* out, int64_t n) { widen_int(x, out, n); }
 void widen_to_double(const uint64_t* x, double* out, int64_t n) { widen_int(x, out, n); }
-void narrow_from_double(const double* in, int64_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
-void narrow_from_double(const double* in, uint64_t* y, int64_t n, int mode) { narrow_int(in, y, n, mode); }
+void narrow_from_double(const double* in, int64_t* y, int64_t n, int mode) {
+  narrow_int(in, y, n, mode);
+}
+void narrow_from_double(const double* in, uint64_t* y, int64_t n, int mode) {
+  narrow_int(in, y, n, mode);
+}
 
 // 8- and 16-bit integers: widened exactly to float; stored rounded in float (half to even:
 // f32x4.nearest; truncation: the saturating conversion itself) and narrowed with
@@ -351,7 +391,8 @@ void widen_small(const I* x, float* out, int64_t n) {
     // swizzles in 0.8.
     const v128_t m0 = wasm_i8x16_const(0, -1, -1, -1, 1, -1, -1, -1, 2, -1, -1, -1, 3, -1, -1, -1);
     const v128_t four = wasm_i32x4_splat(4);
-    const v128_t m1 = wasm_i32x4_add(m0, four), m2 = wasm_i32x4_add(m1, four), m3 = wasm_i32x4_add(m2, four);
+    const v128_t m1 = wasm_i32x4_add(m0, four), m2 = wasm_i32x4_add(m1, four),
+                 m3 = wasm_i32x4_add(m2, four);
     for (; i + 16 <= n; i += 16) {
       const v128_t b = wasm_v128_load(x + i);
       wasm_v128_store(out + i, wasm_f32x4_convert_i32x4(wasm_i8x16_swizzle(b, m0)));
@@ -369,9 +410,12 @@ void widen_small(const I* x, float* out, int64_t n) {
       continue;
     }
     v128_t v;
-    if constexpr (std::is_same<I, uint8_t>::value) v = wasm_u16x8_extend_low_u8x16(wasm_v128_load64_zero(x + i));
-    else if constexpr (sizeof(I) == 1) v = wasm_i16x8_extend_low_i8x16(wasm_v128_load64_zero(x + i));
-    else v = wasm_v128_load(x + i);
+    if constexpr (std::is_same<I, uint8_t>::value)
+      v = wasm_u16x8_extend_low_u8x16(wasm_v128_load64_zero(x + i));
+    else if constexpr (sizeof(I) == 1)
+      v = wasm_i16x8_extend_low_i8x16(wasm_v128_load64_zero(x + i));
+    else
+      v = wasm_v128_load(x + i);
     v128_t lo, hi;
     if constexpr (std::is_same<I, uint16_t>::value) {
       lo = wasm_u32x4_extend_low_u16x8(v);
@@ -409,9 +453,12 @@ void narrow_small(const float* in, I* y, int64_t n, int mode) {
         wasm_v128_store(y + i, wasm_u16x8_narrow_i32x4(a, b));
       } else {
         const v128_t h = wasm_i16x8_narrow_i32x4(a, b);
-        if constexpr (sizeof(I) == 2) wasm_v128_store(y + i, h);
-        else if constexpr (std::is_same<I, uint8_t>::value) wasm_v128_store64_lane(y + i, wasm_u8x16_narrow_i16x8(h, h), 0);
-        else wasm_v128_store64_lane(y + i, wasm_i8x16_narrow_i16x8(h, h), 0);
+        if constexpr (sizeof(I) == 2)
+          wasm_v128_store(y + i, h);
+        else if constexpr (std::is_same<I, uint8_t>::value)
+          wasm_v128_store64_lane(y + i, wasm_u8x16_narrow_i16x8(h, h), 0);
+        else
+          wasm_v128_store64_lane(y + i, wasm_i8x16_narrow_i16x8(h, h), 0);
       }
     }
   }
@@ -424,14 +471,26 @@ void narrow_small(const float* in, I* y, int64_t n, int mode) {
 void widen_to_float(const int8_t* x, float* out, int64_t n) { widen_small(x, out, n); }
 void widen_to_float(const int16_t* x, float* out, int64_t n) { widen_small(x, out, n); }
 void widen_to_float(const uint16_t* x, float* out, int64_t n) { widen_small(x, out, n); }
-void narrow_from_float(const float* in, int8_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
-void narrow_from_float(const float* in, int16_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
-void narrow_from_float(const float* in, uint16_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
+void narrow_from_float(const float* in, int8_t* y, int64_t n, int mode) {
+  narrow_small(in, y, n, mode);
+}
+void narrow_from_float(const float* in, int16_t* y, int64_t n, int mode) {
+  narrow_small(in, y, n, mode);
+}
+void narrow_from_float(const float* in, uint16_t* y, int64_t n, int mode) {
+  narrow_small(in, y, n, mode);
+}
 void widen_to_float(const uint8_t* x, float* out, int64_t n) { widen_small(x, out, n); }
 void widen_to_float(const int32_t* x, float* out, int64_t n) { widen_small(x, out, n); }
 void widen_to_float(const uint32_t* x, float* out, int64_t n) { widen_small(x, out, n); }
-void narrow_from_float(const float* in, int32_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
-void narrow_from_float(const float* in, uint32_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
-void narrow_from_float(const float* in, uint8_t* y, int64_t n, int mode) { narrow_small(in, y, n, mode); }
+void narrow_from_float(const float* in, int32_t* y, int64_t n, int mode) {
+  narrow_small(in, y, n, mode);
+}
+void narrow_from_float(const float* in, uint32_t* y, int64_t n, int mode) {
+  narrow_small(in, y, n, mode);
+}
+void narrow_from_float(const float* in, uint8_t* y, int64_t n, int mode) {
+  narrow_small(in, y, n, mode);
+}
 
 }  // namespace osw

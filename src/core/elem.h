@@ -10,8 +10,8 @@
 
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "core/types.h"
@@ -38,9 +38,15 @@ struct ElemTraits<double> {
 };
 
 // Storage types that C++ has no arithmetic type for. They are only ever converted.
-struct Float16 { uint16_t bits; };
-struct BFloat16 { uint16_t bits; };
-struct Bool8 { uint8_t value; };  // ONNX bool: one byte, 0 or 1 (any non-zero reads as 1)
+struct Float16 {
+  uint16_t bits;
+};
+struct BFloat16 {
+  uint16_t bits;
+};
+struct Bool8 {
+  uint8_t value;
+};  // ONNX bool: one byte, 0 or 1 (any non-zero reads as 1)
 
 // IEEE binary16 <-> binary32. half_from_float rounds to nearest even, overflows to
 // infinity, keeps the sign of zero and turns NaN into a quiet NaN.
@@ -149,7 +155,7 @@ template <typename I>
 struct ElemTraits<I, typename std::enable_if<std::is_integral<I>::value>::type> {
   using Compute = typename std::conditional<(sizeof(I) <= 2), float, double>::type;
   static constexpr DType kType =
-      sizeof(I) == 1 ? (std::is_signed<I>::value ? DType::Int8 : DType::UInt8)
+      sizeof(I) == 1   ? (std::is_signed<I>::value ? DType::Int8 : DType::UInt8)
       : sizeof(I) == 2 ? (std::is_signed<I>::value ? DType::Int16 : DType::UInt16)
       : sizeof(I) == 4 ? (std::is_signed<I>::value ? DType::Int32 : DType::UInt32)
                        : (std::is_signed<I>::value ? DType::Int64 : DType::UInt64);

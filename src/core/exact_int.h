@@ -57,7 +57,8 @@ struct Taps {
 };
 // The sum over the tap tuples of axes a.. (of rank) of their numerators times X's element
 // (offset: X's element so far; stride: X's, per axis).
-Big tap_sum(const TensorView& x, const Taps* taps, const int64_t* stride, int a, int rank, int64_t offset);
+Big tap_sum(const TensorView& x, const Taps* taps, const int64_t* stride, int a, int rank,
+            int64_t offset);
 
 // Keys' cubic kernel at u / q (u >= 0) times B q^3 (a = A / B): an integer.
 Big cub(const Big& u, const Big& q, const Big& A, const Big& B);
@@ -68,8 +69,8 @@ bool floor_near(const Big& p, const Big& q, double g, int64_t* f, Big* t);
 // double): the first tap's index floor(x) (linear) or floor(x) - 1 (cubic), and the
 // numerators k over den: with t = P - floor(x) Q, (Q - t, t) over Q, or Keys' kernel at
 // (t + Q, t, Q - t, 2Q - t) / Q over B Q^3. False when the floor cannot be found.
-bool point_taps(const Rat& x, double guess, bool cubic, const Rat& ca, int64_t* first, Big* k, int* n,
-                Big* den);
+bool point_taps(const Rat& x, double guess, bool cubic, const Rat& ca, int64_t* first, Big* k,
+                int* n, Big* den);
 // X's element i (an integer type) as a big integer.
 Big x_value(const TensorView& x, int64_t i);
 // t / d (d > 0) roughly, in double.

@@ -19,7 +19,8 @@ std::string int_text(int64_t v) {
 }
 
 std::string num_text(double v) {
-  if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 9.2e18 && !(v == 0 && std::signbit(v)))
+  if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 9.2e18 &&
+      !(v == 0 && std::signbit(v)))
     return int_text(static_cast<int64_t>(v));
   uint64_t bits;
   std::memcpy(&bits, &v, 8);
@@ -31,8 +32,7 @@ std::string num_text(double v) {
 Status out_of_memory(const char* what, int64_t bytes, int64_t limit) {
   if (bytes > limit)
     return Status::Range(std::string(what) + " needs " + int_text(bytes) +
-                         " bytes, more than the limit of " + int_text(limit) +
-                         " bytes");
+                         " bytes, more than the limit of " + int_text(limit) + " bytes");
   return Status::Range(std::string("out of memory: cannot allocate ") + int_text(bytes) +
                        " bytes for " + what);
 }

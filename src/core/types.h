@@ -66,9 +66,9 @@ struct Status {
   static Status Range(std::string m) { return Status{ErrorKind::RangeError, std::move(m)}; }
 };
 
-#define OSW_RETURN_IF_ERROR(expr)      \
-  do {                                 \
-    ::osw::Status osw_status_ = (expr); \
+#define OSW_RETURN_IF_ERROR(expr)              \
+  do {                                         \
+    ::osw::Status osw_status_ = (expr);        \
     if (!osw_status_.ok()) return osw_status_; \
   } while (0)
 
@@ -108,9 +108,18 @@ class Buffer {
   Buffer() = default;
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
-  Buffer(Buffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_) { o.ptr_ = nullptr; o.size_ = 0; }
+  Buffer(Buffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_) {
+    o.ptr_ = nullptr;
+    o.size_ = 0;
+  }
   Buffer& operator=(Buffer&& o) noexcept {
-    if (this != &o) { std::free(ptr_); ptr_ = o.ptr_; size_ = o.size_; o.ptr_ = nullptr; o.size_ = 0; }
+    if (this != &o) {
+      std::free(ptr_);
+      ptr_ = o.ptr_;
+      size_ = o.size_;
+      o.ptr_ = nullptr;
+      o.size_ = 0;
+    }
     return *this;
   }
   ~Buffer() { std::free(ptr_); }

@@ -35,8 +35,8 @@
 // With P = prod (L_a + d_a), the sum's classic bound g_K = K uc / (1 - K uc) and r + 1
 // roundings of each product,
 //   |computed - exact| <= M ((P - prod L_a) + P (r u + uf) + g_K P (1 + uf)) [+ M P u, 64-bit X]
-// with M the largest |X| (the type's range; the call's for 32- and 64-bit types) and uf the weights'
-// rounding to float (8/16-bit). eps is twice that. 8/16-bit outputs near a boundary are
+// with M the largest |X| (the type's range; the call's for 32- and 64-bit types) and uf the
+// weights' rounding to float (8/16-bit). eps is twice that. 8/16-bit outputs near a boundary are
 // first recomputed in double from plan_location's double weights (bound: the same with
 // uc = u, uf = 0). A value within eps of a boundary whose D is below 1 / (4 eps) is that
 // boundary (a multiple of 1/2 other than it is 1 / (2 D) > 2 eps away): decided at once.
@@ -84,8 +84,9 @@ double den_log2(const GridSamplePlan& plan, const double* gv, bool* exact) {
     // L - 1) = 2^v o (o odd), (g + 1) L is over 2^(b - v) (m + 2^b is odd), x over twice that
     const int64_t len = plan.geo.len[a] - (at.align_corners ? 1 : 0);
     const int fb = frac_bits(g), v = len > 0 ? __builtin_ctzll(uint64_t(len)) : 0;
-    const double b = at.ort ? frac_bits(gs::ort_coordinate(at.align_corners, plan.geo.len[a], g, f32))
-                            : (fb > v ? fb - v : 0) + 1;
+    const double b = at.ort
+                         ? frac_bits(gs::ort_coordinate(at.align_corners, plan.geo.len[a], g, f32))
+                         : (fb > v ? fb - v : 0) + 1;
     e += at.mode == GridMode::Cubic ? 2 + 3 * b : b;
     int eg = 0, el = 0;
     std::frexp(std::fabs(g) + 2, &eg);
@@ -113,7 +114,8 @@ bool exact_axis(const GridSampleAttrs& at, int64_t L, double g, bool g_f32, Taps
   } else {
     guess = gs::unnormalize(g, L, at.align_corners);
     const Rat g1 = radd(rat(g), rat(int64_t(1))), two = rat(int64_t(2));
-    x = at.align_corners ? rdiv(rmul(g1, rat(L - 1)), two) : rdiv(rsub(rmul(g1, rat(L)), rat(int64_t(1))), two);
+    x = at.align_corners ? rdiv(rmul(g1, rat(L - 1)), two)
+                         : rdiv(rsub(rmul(g1, rat(L)), rat(int64_t(1))), two);
     // (Border clamps x and reflection reflects it, for linear: padding only the taps, as
     // below, gives the same value: clamping, or reflecting about an integer or a
     // half-integer, maps the taps of x with their weights onto those of the padded x.)
@@ -155,9 +157,12 @@ double bound(const GridSamplePlan& plan, double M, bool f32, bool wide_x, const 
   double P = 1, Lp = 1, K = 1;
   for (int a = 0; a < r; ++a) {
     const double len = static_cast<double>(plan.geo.len[a]);
-    const double X = plan.attrs.ort || !xr ? 0 : (plan.attrs.padding == PaddingMode::Reflection ? xr[a] : 4 * len + 16);
+    const double X = plan.attrs.ort || !xr
+                         ? 0
+                         : (plan.attrs.padding == PaddingMode::Reflection ? xr[a] : 4 * len + 16);
     const double dx = 8 * u * X, La = cubic ? 1.375 : 1.0;
-    const double da = cubic ? 4 * (1.5 * (dx + 2 * u) + 240 * u) + 4 * u * La : 2 * (dx + u) + 2 * u * La;
+    const double da =
+        cubic ? 4 * (1.5 * (dx + 2 * u) + 240 * u) + 4 * u * La : 2 * (dx + u) + 2 * u * La;
     P *= La + da;
     Lp *= La;
     K *= ka;
@@ -200,7 +205,7 @@ bool near(double v, double eps, int rule, double* b) {
 }  // namespace
 
 bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid_n, int64_t c_count,
-                 int64_t j_begin, int64_t j_end, void* src, void* y, GridSampleWorkspace* ws) {
+               int64_t j_begin, int64_t j_end, void* src, void* y, GridSampleWorkspace* ws) {
   using Off = typename std::conditional<(sizeof(void*) == 4), int32_t, int64_t>::type;
   const Geometry& geo = plan.geo;
   const DType t = x.type;
@@ -218,7 +223,8 @@ bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid
     for (int64_t j = j_begin; plan.attrs.padding == PaddingMode::Reflection && j < j_end; ++j) {
       const double g = std::fabs(grid(j * r + r - 1 - a));
       // (align_corners: (g + 1) / 2 (L - 1); else ((g + 1) L - 1) / 2)
-      const double m = std::isfinite(g) ? (g + 1) * (plan.attrs.align_corners ? len - 1 : len) + len + 2 : 0;
+      const double m =
+          std::isfinite(g) ? (g + 1) * (plan.attrs.align_corners ? len - 1 : len) + len + 2 : 0;
       xr[a] = m > xr[a] ? m : xr[a];
     }
   }
@@ -237,9 +243,13 @@ bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid
   // before the narrowing (8- to 32-bit: exact there), or into Y after it (64-bit).
   const bool into_src = es < 8;
   auto decide = [&](int64_t i, double k) {
-    if (!into_src) store_saturated(from_i64(static_cast<int64_t>(k)), t, static_cast<unsigned char*>(y) + i * es);
-    else if (wide) static_cast<double*>(src)[i] = k;
-    else static_cast<float*>(src)[i] = static_cast<float>(k);
+    if (!into_src)
+      store_saturated(from_i64(static_cast<int64_t>(k)), t,
+                      static_cast<unsigned char*>(y) + i * es);
+    else if (wide)
+      static_cast<double*>(src)[i] = k;
+    else
+      static_cast<float*>(src)[i] = static_cast<float>(k);
   };
   int snap = 0, snap_d = 0;  // D <= 2^-snap: D < 1 / (4 eps)
   std::frexp(4 * eps, &snap);
@@ -256,7 +266,8 @@ bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid
         if (j == j_end) break;
       }
       const int64_t i = base + j;
-      double v = wide ? static_cast<const double*>(src)[i] : double(static_cast<const float*>(src)[i]);
+      double v =
+          wide ? static_cast<const double*>(src)[i] : double(static_cast<const float*>(src)[i]);
       double b;
       if (!near(v, eps, rule, &b)) continue;
       double gv[kMaxRank];
@@ -274,8 +285,10 @@ bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid
           w = workspace_array<double>(ws->weights_f64, 2 * taps, limit);
           if (!off || !w) return false;
         }
-        const Off n = g_f32 ? plan_location<float, double, Off>(plan.attrs, geo, gf + j * r, off, w, w + taps)
-                            : plan_location<double, double, Off>(plan.attrs, geo, gd + j * r, off, w, w + taps);
+        const Off n =
+            g_f32
+                ? plan_location<float, double, Off>(plan.attrs, geo, gf + j * r, off, w, w + taps)
+                : plan_location<double, double, Off>(plan.attrs, geo, gd + j * r, off, w, w + taps);
         double sum = 0;
         for (Off k = 0; k < n; ++k) sum += w[k] * x_small(xc, off[k]);
         v = sum;
@@ -292,7 +305,8 @@ bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid
       Big den = from_i64(1);
       bool ok = true;
       for (int a = 0; a < r && ok; ++a) {
-        if (ax[a].k.size() < 4 && !(ax[a].k.allocate(4, limit) && ax[a].pos.allocate(4, limit))) return false;
+        if (ax[a].k.size() < 4 && !(ax[a].k.allocate(4, limit) && ax[a].pos.allocate(4, limit)))
+          return false;
         ok = exact_axis(plan.attrs, geo.len[a], gv[r - 1 - a], g_f32, &ax[a]);
         den = mul(den, ax[a].den);
       }

@@ -69,7 +69,7 @@ Status dispatch_grid(const GridSamplePlan& plan, const GridSampleRange& range, c
 // boundary the narrowing rounds by the rule); 64-bit: after it, into Y. False: out of memory
 // (a tap table of plan.max_taps).
 bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid_n, int64_t c_count,
-                 int64_t j_begin, int64_t j_end, void* src, void* y, GridSampleWorkspace* ws);
+               int64_t j_begin, int64_t j_end, void* src, void* y, GridSampleWorkspace* ws);
 
 // Whether int64 offsets are built for X elements of es bytes (see dispatch_offsets).
 constexpr bool has_wide_offsets(size_t es) { return !(sizeof(void*) == 4 && es >= 2); }

@@ -1,6 +1,6 @@
 // gridsample/exec_cold.cpp: GridSample for every X type but float32, compiled for size (-Oz in
-// CMakeLists.txt). float64 runs the same templates as gridsample/gridsample.cpp's float32; every other
-// type runs the float32 kernels (float64 ones for 32- and 64-bit integers) between row
+// CMakeLists.txt). float64 runs the same templates as gridsample/gridsample.cpp's float32; every
+// other type runs the float32 kernels (float64 ones for 32- and 64-bit integers) between row
 // conversions (core/convert.h), as Resize does: one instantiation of the kernels instead of one
 // per type, the same bytes (docs/architecture.md, "GridSample: converted types").
 #include "core/convert.h"
@@ -72,7 +72,8 @@ bool inexact_copy(const void* xv, int64_t n) {
     for (int64_t i = 0; i < n; ++i) any |= b[i] > 1;
   } else if constexpr (sizeof(T) == 8) {
     const T* x = static_cast<const T*>(xv);
-    for (int64_t i = 0; i < n && !any; ++i) any = round_integer_output<T>(0, static_cast<double>(x[i])) != x[i];
+    for (int64_t i = 0; i < n && !any; ++i)
+      any = round_integer_output<T>(0, static_cast<double>(x[i])) != x[i];
   } else {
     (void)xv, (void)n;  // 8- to 32-bit integers are exact in their compute type
   }
@@ -88,8 +89,10 @@ bool convert_step(Step step, DType t, const void* in, void* out, int64_t n, int 
     using T = decltype(tag);
     if constexpr (!std::is_same<T, float>::value && !std::is_same<T, double>::value) {
       if (step == Step::Widen) {
-        if constexpr (sizeof(Wide<T>) == 8) widen_to_double(static_cast<const T*>(in), static_cast<double*>(out), n);
-        else widen_to_float(static_cast<const T*>(in), static_cast<float*>(out), n);
+        if constexpr (sizeof(Wide<T>) == 8)
+          widen_to_double(static_cast<const T*>(in), static_cast<double*>(out), n);
+        else
+          widen_to_float(static_cast<const T*>(in), static_cast<float*>(out), n);
       } else if (step == Step::Narrow) {
         if constexpr (sizeof(Wide<T>) == 8)
           narrow_from_double(static_cast<const double*>(in), static_cast<T*>(out), n, mode);
@@ -111,8 +114,8 @@ bool convert_step(Step step, DType t, const void* in, void* out, int64_t n, int 
 // itself. The taps planned again, as the run planned them.
 template <typename C, typename G>
 Status copy_taps(const GridSamplePlan& plan, int64_t n, int64_t j_begin, int64_t j_end,
-                 int64_t c_begin, int64_t c_end, int64_t es, const unsigned char* x, const void* grid_v,
-                 unsigned char* y, GridSampleWorkspace* ws) {
+                 int64_t c_begin, int64_t c_end, int64_t es, const unsigned char* x,
+                 const void* grid_v, unsigned char* y, GridSampleWorkspace* ws) {
   using Off = typename std::conditional<(sizeof(void*) == 4), int32_t, int64_t>::type;
   const G* grid = static_cast<const G*>(grid_v);
   const Geometry& geo = plan.geo;
@@ -123,8 +126,8 @@ Status copy_taps(const GridSamplePlan& plan, int64_t n, int64_t j_begin, int64_t
   double* wd = gs_exec::workspace_array<double>(ws->weights_f64, taps, limit);
   if (!off || !w || !wd) return out_of_memory("GridSample taps", taps * 8, limit);
   for (int64_t j = j_begin; j < j_end; ++j) {
-    const Off count = gs_exec::plan_location<G, C, Off>(plan.attrs, geo, grid + (n * geo.out_size + j) * geo.r,
-                                                        off, w, wd);
+    const Off count = gs_exec::plan_location<G, C, Off>(
+        plan.attrs, geo, grid + (n * geo.out_size + j) * geo.r, off, w, wd);
     if (count != 1 || !(w[0] == C(1))) continue;
     for (int64_t c = c_begin; c < c_end; ++c) {
       const int64_t plane = n * geo.c + c;
@@ -151,7 +154,8 @@ Status run_converted(const GridSamplePlan& plan, const GridSampleRange& range, c
   const Geometry& geo = plan.geo;
   const int64_t cc = range.c_end - range.c_begin, limit = plan.max_bytes;
   const int64_t cs = wide ? 8 : 4;
-  const int64_t j_begin = block_start(plan, range.block_begin), j_end = block_start(plan, range.block_end);
+  const int64_t j_begin = block_start(plan, range.block_begin),
+                j_end = block_start(plan, range.block_end);
   // The buffers of one batch item in float, checked against the limit at their size for
   // all of its channels: a run fails or succeeds alike however a call is split into ranges.
   const int64_t kTooMany = std::numeric_limits<int64_t>::max();
@@ -161,9 +165,11 @@ Status run_converted(const GridSamplePlan& plan, const GridSampleRange& range, c
   if (!checked_mul(per_plane, geo.out_size, &y_bytes)) y_bytes = kTooMany;
   if (x_bytes > limit) return out_of_memory("GridSample X in float", x_bytes, limit);
   if (y_bytes > limit) return out_of_memory("GridSample Y in float", y_bytes, limit);
-  unsigned char* xf = gs_exec::workspace_array<unsigned char>(ws->conv_x, cc * geo.in_size * cs, limit);
+  unsigned char* xf =
+      gs_exec::workspace_array<unsigned char>(ws->conv_x, cc * geo.in_size * cs, limit);
   if (!xf) return out_of_memory("GridSample X in float", cc * geo.in_size * cs, limit);
-  unsigned char* yf = gs_exec::workspace_array<unsigned char>(ws->conv_y, cc * geo.out_size * cs, limit);
+  unsigned char* yf =
+      gs_exec::workspace_array<unsigned char>(ws->conv_y, cc * geo.out_size * cs, limit);
   if (!yf) return out_of_memory("GridSample Y in float", cc * geo.out_size * cs, limit);
 
   // One batch item's planes of the range as the planes of a plan of their own.
@@ -192,7 +198,7 @@ Status run_converted(const GridSamplePlan& plan, const GridSampleRange& range, c
     convert_step(Step::Widen, t, xn, xf, cc * geo.in_size, 0);
     gv.data = static_cast<unsigned char*>(grid.data) + n * geo.out_size * geo.r * gs;
     Status st = wide ? gs_exec::dispatch_grid<double>(sub, part, xv, gv, &yv, ws)
-                        : gridsample_run_hot(sub, part, xv, gv, &yv, ws);
+                     : gridsample_run_hot(sub, part, xv, gv, &yv, ws);
     if (!st.ok()) return st;
     // Integer outputs within float error of a rounding boundary decided exactly
     // (gridsample/exact.cpp: before the narrowing, or for 64-bit after it); nearest outputs
@@ -201,20 +207,26 @@ Status run_converted(const GridSamplePlan& plan, const GridSampleRange& range, c
     xr.data = const_cast<unsigned char*>(xn);
     unsigned char* yn = yb + first * geo.out_size * es;
     const bool exact = is_integer && plan.attrs.mode != GridMode::Nearest;
-    bool ok = !(exact && es < 8) || gs_exec::exact_fix(plan, xr, gv.data, cc, j_begin, j_end, yf, yn, ws);
+    bool ok =
+        !(exact && es < 8) || gs_exec::exact_fix(plan, xr, gv.data, cc, j_begin, j_end, yf, yn, ws);
     for (int64_t p = 0; p < cc; ++p)
       convert_step(Step::Narrow, t, yf + (p * geo.out_size + j_begin) * cs,
                    yn + (p * geo.out_size + j_begin) * es, j_end - j_begin, mode);
-    ok = ok && (!(exact && es == 8) || gs_exec::exact_fix(plan, xr, gv.data, cc, j_begin, j_end, yf, yn, ws));
+    ok = ok && (!(exact && es == 8) ||
+                gs_exec::exact_fix(plan, xr, gv.data, cc, j_begin, j_end, yf, yn, ws));
     if (!ok) return out_of_memory("GridSample taps", plan.max_taps * 24, limit);
     if (convert_step(Step::Inexact, t, xn, nullptr, cc * geo.in_size, 0)) {
       const bool g64 = plan.grid_type == DType::Float64;
       if (wide)
-        st = g64 ? copy_taps<double, double>(plan, n, j_begin, j_end, range.c_begin, range.c_end, es, xb, grid.data, yb, ws)
-                 : copy_taps<double, float>(plan, n, j_begin, j_end, range.c_begin, range.c_end, es, xb, grid.data, yb, ws);
+        st = g64 ? copy_taps<double, double>(plan, n, j_begin, j_end, range.c_begin, range.c_end,
+                                             es, xb, grid.data, yb, ws)
+                 : copy_taps<double, float>(plan, n, j_begin, j_end, range.c_begin, range.c_end, es,
+                                            xb, grid.data, yb, ws);
       else
-        st = g64 ? copy_taps<float, double>(plan, n, j_begin, j_end, range.c_begin, range.c_end, es, xb, grid.data, yb, ws)
-                 : copy_taps<float, float>(plan, n, j_begin, j_end, range.c_begin, range.c_end, es, xb, grid.data, yb, ws);
+        st = g64 ? copy_taps<float, double>(plan, n, j_begin, j_end, range.c_begin, range.c_end, es,
+                                            xb, grid.data, yb, ws)
+                 : copy_taps<float, float>(plan, n, j_begin, j_end, range.c_begin, range.c_end, es,
+                                           xb, grid.data, yb, ws);
       if (!st.ok()) return st;
     }
   }

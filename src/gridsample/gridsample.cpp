@@ -1,4 +1,5 @@
-// gridsample/gridsample.cpp: GridSample on X of rank r+2 (r >= 1), any mode, padding and align_corners.
+// gridsample/gridsample.cpp: GridSample on X of rank r+2 (r >= 1), any mode, padding and
+// align_corners.
 //
 // Three steps, as STYLE.md asks, then a run:
 //   1. params: gridsample_output_shape() and gridsample_plan() validate shapes, types and
@@ -76,8 +77,8 @@
 #include <string>
 
 #include "core/elem.h"
-#include "core/simd.h"  // <wasm_simd128.h>, or SIMDe in native builds (OSW_HAVE_SIMD)
 #include "core/optimize.h"
+#include "core/simd.h"  // <wasm_simd128.h>, or SIMDe in native builds (OSW_HAVE_SIMD)
 
 namespace osw {
 namespace gs {
@@ -105,7 +106,7 @@ void reflection_bounds(int64_t L, bool align_corners, double* lo, double* hi) {
 double reflect(double x, double lo, double hi) {
   if (!(x < lo) && !(x > hi)) return x;  // in range, or NaN
   const double range = hi - lo;
-  if (!(range > 0.0)) return lo;          // a single point: everything reflects onto it
+  if (!(range > 0.0)) return lo;  // a single point: everything reflects onto it
   if (std::isinf(x)) return x < lo ? lo : hi;
   if (std::fabs(x) >= 0x1p52) {
     // x is an integer, and x - hi would round: reduce x itself modulo the period (fmod is
@@ -148,7 +149,9 @@ void cubic_weights(double t, double w[4]) {
   w[3] = cubic_kernel(2.0 - t);
 }
 
-static inline double clampd(double v, double lo, double hi) { return std::min(std::max(v, lo), hi); }
+static inline double clampd(double v, double lo, double hi) {
+  return std::min(std::max(v, lo), hi);
+}
 
 static void pad_taps(PaddingMode padding, int64_t L, double lo, double hi, const double* idx,
                      const double* wt, int n, AxisTaps* out);
@@ -217,13 +220,13 @@ OSW_MINSIZE double ort_coordinate(bool ac, int64_t L, double g, bool g_f32) {
   return ac ? 0.0 : -0.5;  // NaN, +-Inf, huge: the lower reflection border
 }
 
-// compat 'onnxruntime' (gridsample/gridsample.h): ONNX Runtime's arithmetic in the grid's type, here
-// in double with every result rounded to float32 when the grid is float32 (r): for +, -, *
-// and / of two float32 values, the double result rounded to float32 is float32's own result
-// (53 >= 2 * 24 + 2 bits), so one instantiation serves both types. Not a hot path
-// (plan_location only): compiled for size.
-OSW_MINSIZE void axis_taps_ort(GridMode mode, PaddingMode padding, bool ac,
-                                            int64_t L, double g, bool g_f32, AxisTaps* out) {
+// compat 'onnxruntime' (gridsample/gridsample.h): ONNX Runtime's arithmetic in the grid's type,
+// here in double with every result rounded to float32 when the grid is float32 (r): for +, -, * and
+// / of two float32 values, the double result rounded to float32 is float32's own result (53 >= 2 *
+// 24 + 2 bits), so one instantiation serves both types. Not a hot path (plan_location only):
+// compiled for size.
+OSW_MINSIZE void axis_taps_ort(GridMode mode, PaddingMode padding, bool ac, int64_t L, double g,
+                               bool g_f32, AxisTaps* out) {
   out->count = 0;
   if (L <= 0) return;
   auto r = [g_f32](double v) { return g_f32 ? static_cast<double>(static_cast<float>(v)) : v; };
@@ -269,9 +272,7 @@ static void pad_taps(PaddingMode padding, int64_t L, double lo, double hi, const
       case PaddingMode::Zeros:
         if (i < 0.0 || i > last) continue;
         break;
-      case PaddingMode::Border:
-        i = clampd(i, 0.0, last);
-        break;
+      case PaddingMode::Border: i = clampd(i, 0.0, last); break;
       case PaddingMode::Reflection:
         // An integer reflected about -0.5 / L - 0.5 or 0 / L - 1 is again an integer;
         // rounding and clamping only guard against inexact doubles of huge magnitude.
@@ -329,7 +330,6 @@ Status check_dims(const char* name, const TensorView& t) {
 
 bool is_float_type(DType t) { return t == DType::Float32 || t == DType::Float64; }
 
-
 void make_geometry(const TensorView& x, const TensorView& y, GridSampleGeometry* geo) {
   GridSampleGeometry& g = *geo;
   g.r = x.rank - 2;
@@ -355,8 +355,9 @@ Status gridsample_output_shape(const TensorView& x, const TensorView& grid, Tens
   OSW_RETURN_IF_ERROR(check_dims("X", x));
   OSW_RETURN_IF_ERROR(check_dims("grid", grid));
   if (x.rank < 3) {
-    return Status::Range("X: rank must be at least 3 (N, C and one or more spatial dimensions), got " +
-                         int_text(x.rank));
+    return Status::Range(
+        "X: rank must be at least 3 (N, C and one or more spatial dimensions), got " +
+        int_text(x.rank));
   }
   const int r = x.rank - 2;
   if (grid.rank != x.rank) {
@@ -394,8 +395,8 @@ Status gridsample_output_shape(const TensorView& x, const TensorView& grid, Tens
 namespace gs_exec {
 
 namespace {
-// nearest_block (gridsample/kernels_generic.h) for either offset type. Measured on 1x32x256² float32
-// with a rotated grid, natively: 14 ms through gather_block with blocks of 256 locations
+// nearest_block (gridsample/kernels_generic.h) for either offset type. Measured on 1x32x256²
+// float32 with a rotated grid, natively: 14 ms through gather_block with blocks of 256 locations
 // (each channel's gathers met its plane out of cache again for every block), 6.9 ms with
 // blocks of 65536 and the in-order read, 4.3 ms with this loop as well (the fast path's
 // linear: 3.0-4.6 ms in the same runs).
@@ -403,8 +404,10 @@ namespace {
 // order first when the block has at least as many locations as the plane has cache lines.
 // The element's bits, as gather_block copies a tap of weight 1.
 template <typename Off>
-__attribute__((noinline)) void gather_codes(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n, int64_t j0,
-                  int64_t nb, const float* x, float* y, const Off* off, GridSampleWorkspace* ws) {
+__attribute__((noinline)) void gather_codes(const GridSamplePlan& plan,
+                                            const GridSampleRange& range, int64_t n, int64_t j0,
+                                            int64_t nb, const float* x, float* y, const Off* off,
+                                            GridSampleWorkspace* ws) {
   const GridSampleGeometry& geo = plan.geo;
   const int64_t plane_bytes = geo.in_size * int64_t(sizeof(float));
   const bool touch = nb >= plane_bytes / 64 && plane_bytes <= (int64_t(2) << 20);
@@ -421,9 +424,9 @@ __attribute__((noinline)) void gather_codes(const GridSamplePlan& plan, const Gr
 }
 
 template <typename Off>
-bool nearest_codes(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
-                   int64_t j0, int64_t nb, const float* x, float* y, Off* off, const float* w,
-                   const Off* count, GridSampleWorkspace* ws) {
+bool nearest_codes(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n, int64_t j0,
+                   int64_t nb, const float* x, float* y, Off* off, const float* w, const Off* count,
+                   GridSampleWorkspace* ws) {
   if (plan.attrs.mode != GridMode::Nearest || plan.max_taps != 1) return false;
   for (int64_t j = 0; j < nb; ++j)
     if (count[j] != 0 && !(w[j] == 1.0f)) return false;  // a NaN coordinate's tap
@@ -452,8 +455,8 @@ inline int64_t nearest_index(double v, double last, bool zeros) {
 // plan_location's taps then apply.
 template <typename Off>
 bool nearest_grid_codes(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
-                        int64_t j0, int64_t nb, const float* g, const float* x, float* y,
-                        Off* off, GridSampleWorkspace* ws) {
+                        int64_t j0, int64_t nb, const float* g, const float* x, float* y, Off* off,
+                        GridSampleWorkspace* ws) {
   const GridSampleGeometry& geo = plan.geo;
   if (plan.attrs.mode != GridMode::Nearest || geo.r != 2 || plan.attrs.ort) return false;
   const bool ac = plan.attrs.align_corners, zeros = plan.attrs.padding == PaddingMode::Zeros;
@@ -463,7 +466,8 @@ bool nearest_grid_codes(const GridSamplePlan& plan, const GridSampleRange& range
   auto index = [&](double gv, int64_t len, double last) -> int64_t {
     if (!refl) return nearest_index(gs::unnormalize(gv, len, ac), last, zeros);
     gs::AxisTaps t;
-    gs::axis_taps(GridMode::Nearest, PaddingMode::Reflection, ac, len, gs::unnormalize(gv, len, ac), &t);
+    gs::axis_taps(GridMode::Nearest, PaddingMode::Reflection, ac, len, gs::unnormalize(gv, len, ac),
+                  &t);
     return t.count == 1 && t.weight[0] == 1.0 ? t.index[0] : -2;
   };
   auto one_location = [&](int64_t j) {
@@ -485,9 +489,11 @@ bool nearest_grid_codes(const GridSamplePlan& plan, const GridSampleRange& range
   // table (the offsets fit it).
   const bool kPairs = std::is_same<Off, int32_t>::value && !refl;
   const v128_t one = wasm_f64x2_splat(1.0), half = wasm_f64x2_splat(0.5);
-  const v128_t zero = wasm_f64x2_splat(0.0), lw = wasm_f64x2_splat(last_w), lh = wasm_f64x2_splat(last_h);
+  const v128_t zero = wasm_f64x2_splat(0.0), lw = wasm_f64x2_splat(last_w),
+               lh = wasm_f64x2_splat(last_h);
   const v128_t len_w = wasm_f64x2_splat(double(w)), len_h = wasm_f64x2_splat(double(h));
-  const v128_t s0 = wasm_i32x4_splat(int32_t(geo.stride[0])), s1 = wasm_i32x4_splat(int32_t(geo.stride[1]));
+  const v128_t s0 = wasm_i32x4_splat(int32_t(geo.stride[0])),
+               s1 = wasm_i32x4_splat(int32_t(geo.stride[1]));
   auto unnormalize2 = [&](v128_t gg, v128_t len, v128_t last) {
     const v128_t g1 = wasm_f64x2_add(gg, one);
     return ac ? wasm_f64x2_mul(wasm_f64x2_mul(g1, half), last)
@@ -500,8 +506,10 @@ bool nearest_grid_codes(const GridSamplePlan& plan, const GridSampleRange& range
       const v128_t v = wasm_v128_load(g + 2 * j);
       const v128_t mag = wasm_v128_and(v, wasm_i32x4_splat(0x7FFFFFFF));
       if (!wasm_v128_any_true(wasm_i32x4_ge(mag, wasm_i32x4_splat(0x7F800000)))) {
-        v128_t rx = wasm_f64x2_nearest(unnormalize2(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 0, 2, 0, 2)), len_w, lw));
-        v128_t ry = wasm_f64x2_nearest(unnormalize2(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 1, 3, 1, 3)), len_h, lh));
+        v128_t rx = wasm_f64x2_nearest(unnormalize2(
+            wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 0, 2, 0, 2)), len_w, lw));
+        v128_t ry = wasm_f64x2_nearest(unnormalize2(
+            wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 1, 3, 1, 3)), len_h, lh));
         v128_t inside = wasm_i32x4_splat(-1);
         if (zeros) {
           inside = wasm_v128_and(wasm_v128_and(wasm_f64x2_ge(rx, zero), wasm_f64x2_le(rx, lw)),
@@ -528,14 +536,14 @@ bool nearest_grid_codes(const GridSamplePlan& plan, const GridSampleRange& range
 }
 }  // namespace
 
-bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
-                   int64_t j0, int64_t nb, const float* x, float* y, int32_t* off,
-                   const float* w, const int32_t* count, GridSampleWorkspace* ws) {
+bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n, int64_t j0,
+                   int64_t nb, const float* x, float* y, int32_t* off, const float* w,
+                   const int32_t* count, GridSampleWorkspace* ws) {
   return nearest_codes(plan, range, n, j0, nb, x, y, off, w, count, ws);
 }
-bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
-                   int64_t j0, int64_t nb, const float* x, float* y, int64_t* off,
-                   const float* w, const int64_t* count, GridSampleWorkspace* ws) {
+bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n, int64_t j0,
+                   int64_t nb, const float* x, float* y, int64_t* off, const float* w,
+                   const int64_t* count, GridSampleWorkspace* ws) {
 #if UINTPTR_MAX > 0xFFFFFFFFu
   return nearest_codes(plan, range, n, j0, nb, x, y, off, w, count, ws);
 #else
@@ -546,11 +554,9 @@ bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int
 #endif
 }
 
-OSW_MINSIZE __attribute__((noinline)) bool nearest_grid_block(const GridSamplePlan& plan,
-                                                  const GridSampleRange& range, int64_t n,
-                                                  int64_t j0, int64_t nb, const float* g,
-                                                  const float* x, float* y, int32_t* off,
-                                                  GridSampleWorkspace* ws) {
+OSW_MINSIZE __attribute__((noinline)) bool nearest_grid_block(
+    const GridSamplePlan& plan, const GridSampleRange& range, int64_t n, int64_t j0, int64_t nb,
+    const float* g, const float* x, float* y, int32_t* off, GridSampleWorkspace* ws) {
   return nearest_grid_codes(plan, range, n, j0, nb, g, x, y, off, ws);
 }
 bool nearest_grid_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
@@ -590,15 +596,16 @@ OSW_MINSIZE Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
     plan->path = GridSamplePlan::Path::Fast2d;
     const bool cubic = mode == GridMode::Cubic;
     int64_t b = tuning.block > 0 ? tuning.block
-                                 : cubic ? gs_exec::kFastBlock : gs_exec::kFastBlockLinear;
+                : cubic          ? gs_exec::kFastBlock
+                                 : gs_exec::kFastBlockLinear;
     // Fast weights per location: 16 (cubic) or 4 (linear, in groups of 4 locations).
     const int64_t fast_weights = cubic ? 16 : 4;
     // Under a small allocation limit (createSampler({ maxBytes })), smaller blocks rather
     // than a failed call: a block's largest table holds the fast weights or max_taps
     // offsets per location.
     const int64_t offset_bytes = plan->wide_offsets ? 8 : 4;
-    const int64_t per_location = std::max<int64_t>(
-        fast_weights * int64_t(sizeof(float)), max_taps * std::max<int64_t>(offset_bytes, 4));
+    const int64_t per_location = std::max<int64_t>(fast_weights * int64_t(sizeof(float)),
+                                                   max_taps * std::max<int64_t>(offset_bytes, 4));
     while (b > 1 && b * per_location > plan->max_bytes) b /= 2;
     // Blocks are th x tw output locations: th whole rows (tw = out_w), or one part of a row
     // (th = 1) when a row is longer than the block size. Each channel's pass over a block
@@ -611,10 +618,10 @@ OSW_MINSIZE Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
     plan->blocks = plan->blocks_h * plan->blocks_w;
   } else {
     plan->path = GridSamplePlan::Path::Generic;
-    int64_t block = tuning.block > 0
-                        ? tuning.block
-                        : std::max<int64_t>(1, std::min(gs_exec::kMaxBlock,
-                                                        gs_exec::kTableEntries / max_taps));
+    int64_t block =
+        tuning.block > 0
+            ? tuning.block
+            : std::max<int64_t>(1, std::min(gs_exec::kMaxBlock, gs_exec::kTableEntries / max_taps));
     if (tuning.block <= 0 && max_taps == 1) {
       // Nearest (one tap per location): every channel's pass reads its plane where the grid
       // points, so blocks as large as the fast path's keep each plane in cache for one long

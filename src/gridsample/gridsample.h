@@ -119,8 +119,8 @@ void grid_axis_taps(const GridSampleAttrs& attrs, int64_t L, double g, bool g_f3
 // int64 input offsets even where int32 would do (except in wasm32 builds for elements of 2
 // bytes or more, which have no int64 kernels: see dispatch_offsets), generic = plan and
 // compute every location with the generic (any rank) planner and kernel, never the 2-D
-// fast path of float32 X (gridsample/gridsample.cpp explains that path and the order in which it sums).
-// max_bytes = the most bytes one allocation of a run may take (createSampler({ maxBytes })):
+// fast path of float32 X (gridsample/gridsample.cpp explains that path and the order in which it
+// sums). max_bytes = the most bytes one allocation of a run may take (createSampler({ maxBytes })):
 // the plan keeps it, its blocks come down to fit it, and its runs allocate under it.
 struct Tuning {
   int64_t block = 0;
@@ -128,8 +128,8 @@ struct Tuning {
   bool generic = false;
   int64_t max_bytes = kDefaultMaxBytes;
 };
-Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x,
-                        const TensorView& grid, TensorView* y, const Tuning& tuning);
+Status gridsample_tuned(const GridSampleAttrs& attrs, const TensorView& x, const TensorView& grid,
+                        TensorView* y, const Tuning& tuning);
 
 }  // namespace gs
 
@@ -243,8 +243,7 @@ Status gridsample_plan(const GridSampleAttrs& attrs, const TensorView& x, const 
 
 // Computes the part `range` of y (the shapes and types of the plan; data pointers are
 // checked here) with the workspace ws. The other elements of y are not touched.
-Status gridsample_run(const GridSamplePlan& plan, const GridSampleRange& range,
-                      const TensorView& x, const TensorView& grid, TensorView* y,
-                      GridSampleWorkspace* ws);
+Status gridsample_run(const GridSamplePlan& plan, const GridSampleRange& range, const TensorView& x,
+                      const TensorView& grid, TensorView* y, GridSampleWorkspace* ws);
 
 }  // namespace osw

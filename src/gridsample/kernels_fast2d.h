@@ -17,8 +17,8 @@
 // run_fast2d() joins them over a range of the output, with a workspace.
 #pragma once
 
-#include "gridsample/kernels_generic.h"
 #include "core/optimize.h"
+#include "gridsample/kernels_generic.h"
 
 namespace osw {
 namespace gs_exec {
@@ -51,7 +51,7 @@ constexpr int64_t kTouchMaxBytes = int64_t(2) << 20;
 // reflection first reflects an x outside [lo, hi], as axis_taps does).
 inline bool fast_axis_linear(double x, double last, bool reflect, double lo, double hi,
                              int64_t* first, double w[2]) {
-  if (reflect) x = gs::reflect(x, lo, hi);  // identity in [lo, hi]; NaN stays NaN
+  if (reflect) x = gs::reflect(x, lo, hi);   // identity in [lo, hi]; NaN stays NaN
   if (!(x > 0.0 && x < last)) return false;  // NaN and +-Inf too
   const double x0 = std::floor(x);
   const double t = x - x0;
@@ -81,14 +81,14 @@ inline bool fast_axis_cubic(double x, double last, int64_t* first, double w[4]) 
 inline bool fast_linear_pair(v128_t u, v128_t last, int64_t* ix, int64_t* iy, v128_t* r0,
                              v128_t* r1) {
   // 0 < x < L - 1 on both axes (false for NaN and +-Inf).
-  if (!wasm_i64x2_all_true(wasm_v128_and(wasm_f64x2_gt(u, wasm_f64x2_splat(0.0)),
-                                         wasm_f64x2_lt(u, last))))
+  if (!wasm_i64x2_all_true(
+          wasm_v128_and(wasm_f64x2_gt(u, wasm_f64x2_splat(0.0)), wasm_f64x2_lt(u, last))))
     return false;
   const v128_t f = wasm_f64x2_floor(u);
   const v128_t t = wasm_f64x2_sub(u, f);
   if (wasm_v128_any_true(wasm_f64x2_eq(t, wasm_f64x2_splat(0.0)))) return false;
   const v128_t t1 = wasm_f64x2_sub(wasm_f64x2_splat(1.0), t);  // [1 - tx, 1 - ty]
-  const v128_t wx = wasm_i64x2_shuffle(t1, t, 0, 2);             // [1 - tx, tx]
+  const v128_t wx = wasm_i64x2_shuffle(t1, t, 0, 2);           // [1 - tx, tx]
   *r0 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(wasm_i64x2_shuffle(t1, t1, 1, 1), wx));
   *r1 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(wasm_i64x2_shuffle(t, t, 1, 1), wx));
   *ix = static_cast<int64_t>(wasm_f64x2_extract_lane(f, 0));
@@ -114,7 +114,8 @@ inline bool fast_cubic_pair(double xw, double xh, v128_t last1, int64_t* ix, int
   const v128_t t = wasm_f64x2_sub(v, f);
   // |s| <= 1: ((A + 2) s - (A + 3)) s s + 1;  1 < |s| < 2: ((A s - 5A) s + 8A) s - 4A.
   auto near = [&](v128_t s) {
-    v128_t a = wasm_f64x2_sub(wasm_f64x2_mul(wasm_f64x2_splat(A + 2.0), s), wasm_f64x2_splat(A + 3.0));
+    v128_t a =
+        wasm_f64x2_sub(wasm_f64x2_mul(wasm_f64x2_splat(A + 2.0), s), wasm_f64x2_splat(A + 3.0));
     a = wasm_f64x2_mul(wasm_f64x2_mul(a, s), s);
     return wasm_f64x2_add(a, one);
   };
@@ -128,8 +129,9 @@ inline bool fast_cubic_pair(double xw, double xh, v128_t last1, int64_t* ix, int
   wk[2] = near(wasm_f64x2_sub(one, t));
   wk[3] = far(wasm_f64x2_sub(wasm_f64x2_splat(2.0), t));
   const v128_t zero = wasm_f64x2_splat(0.0);
-  const v128_t any0 = wasm_v128_or(wasm_v128_or(wasm_f64x2_eq(wk[0], zero), wasm_f64x2_eq(wk[1], zero)),
-                                   wasm_v128_or(wasm_f64x2_eq(wk[2], zero), wasm_f64x2_eq(wk[3], zero)));
+  const v128_t any0 =
+      wasm_v128_or(wasm_v128_or(wasm_f64x2_eq(wk[0], zero), wasm_f64x2_eq(wk[1], zero)),
+                   wasm_v128_or(wasm_f64x2_eq(wk[2], zero), wasm_f64x2_eq(wk[3], zero)));
   if (wasm_v128_any_true(any0)) return false;
   *ix = static_cast<int64_t>(wasm_f64x2_extract_lane(f, 0)) - 1;
   *iy = static_cast<int64_t>(wasm_f64x2_extract_lane(f, 1)) - 1;
@@ -197,8 +199,9 @@ enum class LocationKind : int32_t {
 // rounded to float), so the generic kernel computes it as before; only planning it is
 // cheaper. A grid that leaves X on one side (a warp, a rotation) meets this along the
 // whole edge. Anything else (NaN, a pixel on both axes) stays Generic.
-OSW_MINSIZE __attribute__((noinline)) inline LocationKind classify_edge(const FastAxes& ax, double xw, double xh,
-                                                                 int64_t* offset, float* w) {
+OSW_MINSIZE __attribute__((noinline)) inline LocationKind classify_edge(const FastAxes& ax,
+                                                                        double xw, double xh,
+                                                                        int64_t* offset, float* w) {
   if (std::isnan(xw) || std::isnan(xh)) return LocationKind::Generic;
   xw = std::min(std::max(xw, 0.0), ax.last_w);
   xh = std::min(std::max(xh, 0.0), ax.last_h);
@@ -224,8 +227,9 @@ OSW_MINSIZE __attribute__((noinline)) inline LocationKind classify_edge(const Fa
 // (Inf * 0) gives NaN here instead of Inf. Both send the location to plan_location(),
 // which starts again from the grid value, and neither is fast (no fast location on an axis
 // of length 1).
-__attribute__((always_inline)) inline LocationKind classify_scalar(const FastAxes& ax, double gw, double gh,
-                                                                   int64_t* offset, float* w) {
+__attribute__((always_inline)) inline LocationKind classify_scalar(const FastAxes& ax, double gw,
+                                                                   double gh, int64_t* offset,
+                                                                   float* w) {
   const double g1w = gw + 1.0, g1h = gh + 1.0;
   const double xw = ax.align ? g1w * 0.5 * ax.last_w : (g1w * ax.len_w - 1.0) * 0.5;
   const double xh = ax.align ? g1h * 0.5 * ax.last_h : (g1h * ax.len_h - 1.0) * 0.5;
@@ -245,8 +249,10 @@ __attribute__((always_inline)) inline LocationKind classify_scalar(const FastAxe
 }
 
 template <typename G>
-__attribute__((always_inline)) inline LocationKind classify_location_scalar(
-    const FastAxes& ax, const G* gv, int64_t* offset, float* w) {
+__attribute__((always_inline)) inline LocationKind classify_location_scalar(const FastAxes& ax,
+                                                                            const G* gv,
+                                                                            int64_t* offset,
+                                                                            float* w) {
   return classify_scalar(ax, static_cast<double>(gv[0]), static_cast<double>(gv[1]), offset, w);
 }
 
@@ -254,8 +260,8 @@ __attribute__((always_inline)) inline LocationKind classify_location_scalar(
 // The same, both axes in f64x2 lanes [x (along W), y (along H)] where the arithmetic
 // allows (linear reflection reflects each axis first, so it takes the scalar rules).
 // (g2: the grid vector in f64x2 lanes.)
-__attribute__((always_inline)) inline LocationKind classify_simd(const FastAxes& ax, v128_t g2, int64_t* offset,
-                                                                 float* w) {
+__attribute__((always_inline)) inline LocationKind classify_simd(const FastAxes& ax, v128_t g2,
+                                                                 int64_t* offset, float* w) {
   const v128_t one = wasm_f64x2_splat(1.0), half = wasm_f64x2_splat(0.5);
   const v128_t len_1 = wasm_f64x2_make(ax.last_w, ax.last_h);
   const v128_t len = wasm_f64x2_make(ax.len_w, ax.len_h);
@@ -302,15 +308,18 @@ __attribute__((always_inline)) inline v128_t load_grid2(const void* gv, bool g_f
 }
 
 template <typename G>
-__attribute__((always_inline)) inline LocationKind classify_location_simd(
-    const FastAxes& ax, const G* gv, int64_t* offset, float* w) {
+__attribute__((always_inline)) inline LocationKind classify_location_simd(const FastAxes& ax,
+                                                                          const G* gv,
+                                                                          int64_t* offset,
+                                                                          float* w) {
   return classify_simd(ax, load_grid2(gv, std::is_same<G, float>::value), offset, w);
 }
 #endif
 
 // The location whose grid vector is at gv (float32 when g_f32, else float64): one copy of
 // the classification for both grid types, which differ only in this load.
-__attribute__((always_inline)) inline LocationKind classify_location(const FastAxes& ax, const void* gv, bool g_f32,
+__attribute__((always_inline)) inline LocationKind classify_location(const FastAxes& ax,
+                                                                     const void* gv, bool g_f32,
                                                                      int64_t* offset, float* w) {
 #if OSW_HAVE_SIMD
   return classify_simd(ax, load_grid2(gv, g_f32), offset, w);
@@ -375,7 +384,7 @@ struct FastPlan {
 // compiled for size.
 template <typename Off>
 OSW_MINSIZE Status bind_fast_plan(const GridSamplePlan& plan, int copies,
-                                               GridSampleWorkspace::Tables* tb, FastPlan<Off>* fp) {
+                                  GridSampleWorkspace::Tables* tb, FastPlan<Off>* fp) {
   const int64_t block = plan.block, table = plan.table;
   const int64_t block4 = (block + 3) / 4 * 4;  // the padded last group
   const int64_t fast_weights = plan.attrs.mode == GridMode::Cubic ? 16 : 4;
@@ -384,8 +393,7 @@ OSW_MINSIZE Status bind_fast_plan(const GridSamplePlan& plan, int copies,
   fp->gen = workspace_array<int64_t>(tb->gen_pos, block, limit);
   fp->zr = workspace_array<int64_t>(tb->zero_runs, block + 1, limit);
   if (!fp->idx || !fp->gen || !fp->zr)
-    return out_of_memory("GridSample location lists", copies * (block4 + 2 * block + 1) * 8,
-                         limit);
+    return out_of_memory("GridSample location lists", copies * (block4 + 2 * block + 1) * 8, limit);
   fp->off = workspace_array<Off>(tb->fast_off, block4, limit);
   fp->goff = workspace_array<Off>(tb->gen_off, table, limit);
   fp->gcount = workspace_array<Off>(tb->gen_count, block, limit);
@@ -469,8 +477,8 @@ void FastPlanBuilder<Off>::add_rows(const void* grid, bool g_f32, const Block& b
           }
           break;
         case LocationKind::Generic:
-          p.gcount[n.ng] = plan_location_of<float, Off>(attrs_, geo_, gv, g_f32, p.goff + n.ng * max_taps_,
-                                                        p.gw + n.ng * max_taps_, wd_);
+          p.gcount[n.ng] = plan_location_of<float, Off>(
+              attrs_, geo_, gv, g_f32, p.goff + n.ng * max_taps_, p.gw + n.ng * max_taps_, wd_);
           p.gen[n.ng++] = j;
           break;
         case LocationKind::Edge: {  // the generic list's taps, as plan_location would write them
@@ -574,10 +582,12 @@ inline v128_t fast_linear4(const float* x, const Off* off, const float* w, int64
   const float* p2 = x + off[2];
   const float* p3 = x + off[3];
   // Lanes [row 0 of locations 0 and 1], ...; a[k] = p[0][k] + p[1][k] per location.
-  const v128_t a01 = wasm_f32x4_add(wasm_f32x4_mul(load_pairs(p0, p1), wasm_v128_load(w)),
-                                    wasm_f32x4_mul(load_pairs(p0 + W, p1 + W), wasm_v128_load(w + 8)));
-  const v128_t a23 = wasm_f32x4_add(wasm_f32x4_mul(load_pairs(p2, p3), wasm_v128_load(w + 4)),
-                                    wasm_f32x4_mul(load_pairs(p2 + W, p3 + W), wasm_v128_load(w + 12)));
+  const v128_t a01 =
+      wasm_f32x4_add(wasm_f32x4_mul(load_pairs(p0, p1), wasm_v128_load(w)),
+                     wasm_f32x4_mul(load_pairs(p0 + W, p1 + W), wasm_v128_load(w + 8)));
+  const v128_t a23 =
+      wasm_f32x4_add(wasm_f32x4_mul(load_pairs(p2, p3), wasm_v128_load(w + 4)),
+                     wasm_f32x4_mul(load_pairs(p2 + W, p3 + W), wasm_v128_load(w + 12)));
   return pair_sums(a01, a23);
 }
 
@@ -598,10 +608,10 @@ inline v128_t fast_cubic4(const float* x, const Off* off, const float* w, int64_
   const v128_t c = cubic_columns(x + off[2], w + 32, W);
   const v128_t d = cubic_columns(x + off[3], w + 48, W);
   // [a0 + a2, a1 + a3, b0 + b2, b1 + b3], then the same for c and d.
-  const v128_t ab = wasm_f32x4_add(wasm_i32x4_shuffle(a, b, 0, 1, 4, 5),
-                                   wasm_i32x4_shuffle(a, b, 2, 3, 6, 7));
-  const v128_t cd = wasm_f32x4_add(wasm_i32x4_shuffle(c, d, 0, 1, 4, 5),
-                                   wasm_i32x4_shuffle(c, d, 2, 3, 6, 7));
+  const v128_t ab =
+      wasm_f32x4_add(wasm_i32x4_shuffle(a, b, 0, 1, 4, 5), wasm_i32x4_shuffle(a, b, 2, 3, 6, 7));
+  const v128_t cd =
+      wasm_f32x4_add(wasm_i32x4_shuffle(c, d, 0, 1, 4, 5), wasm_i32x4_shuffle(c, d, 2, 3, 6, 7));
   return pair_sums(ab, cd);
 }
 
@@ -648,8 +658,8 @@ inline void fast_block(bool cubic, const float* x, const FastPlan<Off>& fp, int6
 // One channel plane of one block: the generic locations, exactly as gather_block computes
 // them for float. Location k's taps are in slot k, its output at y[pos[k]].
 template <typename Off>
-void gather_list(const float* x, const Off* off, const float* w, const Off* count,
-                 int64_t stride, const int64_t* pos, int64_t n, float* y) {
+void gather_list(const float* x, const Off* off, const float* w, const Off* count, int64_t stride,
+                 const int64_t* pos, int64_t n, float* y) {
   for (int64_t k = 0; k < n; ++k) {
     if (count[k] == 0) {  // zeros padding, every tap outside: the sum of no taps, +0
       // A run of such locations at consecutive positions (the part of a row that the grid
@@ -708,8 +718,8 @@ inline uint32_t touch_in_order(const float* x, int64_t n) {
 // range's shared counter when its planning starts (at most one block is held ahead of the
 // one being computed).
 template <typename PlanRows, typename Work>
-inline void pipeline_blocks(const GridSamplePlan& plan, const GridSampleRange& range,
-                            int64_t steps, PlanRows&& plan_rows, Work&& work) {
+inline void pipeline_blocks(const GridSamplePlan& plan, const GridSampleRange& range, int64_t steps,
+                            PlanRows&& plan_rows, Work&& work) {
   const int64_t b_end = range.block_end;
   int64_t k = next_block(range, range.block_begin - 1);
   if (k >= b_end || steps <= 0) return;
@@ -751,7 +761,7 @@ Status run_fast2d(const GridSamplePlan& plan, const GridSampleRange& range, cons
 
   const FastAxes ax(plan.attrs, geo);
   FastPlanBuilder<Off> builders[2] = {{ax, plan.attrs, geo, max_taps, wd, &fp[0]},
-                                         {ax, plan.attrs, geo, max_taps, wd, &fp[1]}};
+                                      {ax, plan.attrs, geo, max_taps, wd, &fp[1]}};
   const int64_t W = geo.len[1];
   // Rows of X a fast location reads from its top-left offset on: 2 (linear) or 4 (cubic).
   const int64_t foot = cubic ? 3 * W + 4 : W + 2;

@@ -14,8 +14,8 @@
 #include <type_traits>
 
 #include "core/elem.h"
-#include "gridsample/gridsample.h"
 #include "core/simd.h"  // <wasm_simd128.h>, or SIMDe in native builds (OSW_HAVE_SIMD)
+#include "gridsample/gridsample.h"
 
 namespace osw {
 namespace gs_exec {
@@ -136,8 +136,8 @@ void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Comp
           y[j] = x[off[j * stride]];
           continue;
         }
-        const double v = static_cast<double>(gather_dot(x, off + j * stride, w + j * stride,
-                                                        static_cast<int64_t>(count[j])));
+        const double v = static_cast<double>(
+            gather_dot(x, off + j * stride, w + j * stride, static_cast<int64_t>(count[j])));
         y[j] = round_integer_output<T>(rounding, v);
       }
       return;
@@ -151,23 +151,23 @@ void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Comp
       y[j] = x[off[j * stride]];
       continue;
     }
-    y[j] = ElemTraits<T>::store(gather_dot(x, off + j * stride, w + j * stride,
-                                           static_cast<int64_t>(count[j])));
+    y[j] = ElemTraits<T>::store(
+        gather_dot(x, off + j * stride, w + j * stride, static_cast<int64_t>(count[j])));
   }
 }
 
 // float32 X, nearest: the channels of the range for block [j0, j0 + nb) of item n, from the
-// block's planned taps (gridsample/gridsample.cpp): each location's tap becomes its offset or -1 (no
-// tap), each plane is read in order first when the block has at least as many locations as
-// the plane has cache lines, then gathered (y = x[offset], or 0). Returns false, having
-// done nothing, when this does not apply (another mode, or a NaN coordinate in the block:
-// gather_block then runs as for every type). off is rewritten when it returns true.
-bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
-                   int64_t j0, int64_t nb, const float* x, float* y, int32_t* off,
-                   const float* w, const int32_t* count, GridSampleWorkspace* ws);
-bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
-                   int64_t j0, int64_t nb, const float* x, float* y, int64_t* off,
-                   const float* w, const int64_t* count, GridSampleWorkspace* ws);
+// block's planned taps (gridsample/gridsample.cpp): each location's tap becomes its offset or -1
+// (no tap), each plane is read in order first when the block has at least as many locations as the
+// plane has cache lines, then gathered (y = x[offset], or 0). Returns false, having done nothing,
+// when this does not apply (another mode, or a NaN coordinate in the block: gather_block then runs
+// as for every type). off is rewritten when it returns true.
+bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n, int64_t j0,
+                   int64_t nb, const float* x, float* y, int32_t* off, const float* w,
+                   const int32_t* count, GridSampleWorkspace* ws);
+bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n, int64_t j0,
+                   int64_t nb, const float* x, float* y, int64_t* off, const float* w,
+                   const int64_t* count, GridSampleWorkspace* ws);
 // The same for a 2-D nearest block with a float32 grid and zeros or border padding, the
 // offsets computed straight from the block's grid vectors g (no planned taps; the general
 // planning took about half of the time): returns false, having done nothing, where that
@@ -187,11 +187,12 @@ bool nearest_grid_block(const GridSamplePlan& plan, const GridSampleRange& range
 // X and, through saturate_round, 0 for integer X. wd: scratch of max_taps doubles.
 // (One instantiation per C and Off: the grid's type is a flag, g_f32.)
 template <typename C, typename Off>
-Off plan_location_of(const GridSampleAttrs& attrs, const Geometry& geo, const void* grid, bool g_f32,
-                     Off* off, C* w, double* wd) {
+Off plan_location_of(const GridSampleAttrs& attrs, const Geometry& geo, const void* grid,
+                     bool g_f32, Off* off, C* w, double* wd) {
   const int r = geo.r;
   auto gv = [grid, g_f32](int k) {
-    return g_f32 ? static_cast<double>(static_cast<const float*>(grid)[k]) : static_cast<const double*>(grid)[k];
+    return g_f32 ? static_cast<double>(static_cast<const float*>(grid)[k])
+                 : static_cast<const double*>(grid)[k];
   };
   for (int k = 0; k < r && !attrs.ort; ++k) {  // (compat 'onnxruntime': axis_taps_ort)
     if (std::isnan(gv(k))) {

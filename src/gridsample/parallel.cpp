@@ -20,8 +20,8 @@ GridSampleSplit gridsample_split(const GridSamplePlan& plan, int threads) {
     return s;
   // The fast path plans a range's first block before any of its work (the later ones are
   // planned between the gathers of the one before): fewer, longer ranges there.
-  const int64_t per_thread = plan.path == GridSamplePlan::Path::Fast2d ? kFastTasksPerThread
-                                                                        : kTasksPerThread;
+  const int64_t per_thread =
+      plan.path == GridSamplePlan::Path::Fast2d ? kFastTasksPerThread : kTasksPerThread;
   const int64_t want = threads * per_thread;
   if (s.n >= want) {
     s.n_chunks = want;
@@ -34,10 +34,10 @@ GridSampleSplit gridsample_split(const GridSamplePlan& plan, int threads) {
     if (parts < threads) s.c_chunks = std::min(s.c, (threads + parts - 1) / parts);
     // Blocks taken from a counter: one task per thread is enough for each item and
     // channel chunk (they take blocks until none is left).
-    s.shared = OSW_HAVE_THREADS && plan.x_type == DType::Float32 && s.b_chunks > 1 &&
-               (plan.path == GridSamplePlan::Path::Fast2d ||
-                plan.path == GridSamplePlan::Path::Generic) &&
-               s.n * s.c_chunks <= kMaxBlockCounters;
+    s.shared =
+        OSW_HAVE_THREADS && plan.x_type == DType::Float32 && s.b_chunks > 1 &&
+        (plan.path == GridSamplePlan::Path::Fast2d || plan.path == GridSamplePlan::Path::Generic) &&
+        s.n * s.c_chunks <= kMaxBlockCounters;
     if (s.shared) s.b_chunks = std::min<int64_t>(s.b_chunks, threads);
   }
   s.tasks = s.n_chunks * s.b_chunks * s.c_chunks;
@@ -87,7 +87,8 @@ Status gridsample_run_parallel(const GridSamplePlan& plan, const TensorView& x,
   TaskErrors errors(threads);
   std::atomic<int64_t> counters[kMaxBlockCounters];
   if (split.shared) {
-    for (int64_t i = 0; i < split.n * split.c_chunks; ++i) counters[i].store(0, std::memory_order_relaxed);
+    for (int64_t i = 0; i < split.n * split.c_chunks; ++i)
+      counters[i].store(0, std::memory_order_relaxed);
   }
   auto task = [&](int64_t t, int thread) {
     GridSampleRange r = gridsample_task(split, t);

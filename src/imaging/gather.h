@@ -45,7 +45,8 @@ static inline int periodic_run(const Windows& w, int p, int* step) {
     const int32_t o = w.off[g];
     bool same = o >= 0 && !(o & 1) && (o >> 1) - (w.off[g - p] >> 1) == *step;
     // (a loop, not memcmp: osw-compat.wasm imports no libc function but malloc and free)
-    for (int b = 0; b < 16 && same; ++b) same = w.lanes[size_t(g) * 16 + b] == w.lanes[size_t(g - p) * 16 + b];
+    for (int b = 0; b < 16 && same; ++b)
+      same = w.lanes[size_t(g) * 16 + b] == w.lanes[size_t(g - p) * 16 + b];
     if (!same) break;
   }
   return g - g % p;
@@ -75,8 +76,8 @@ static inline bool make_windows(Windows* w, int in_w, int out_w, size_t px, cons
     }
     const int64_t start = int64_t(lo) * int64_t(px), span = (int64_t(hi) - lo + 1) * int64_t(px);
     const int64_t window = span <= 16 ? 16 : 32;
-    const bool ok = lo >= 0 && span <= 32 && start + window <= in_row && start < (int64_t(1) << 30) &&
-                    int64_t(i) * int64_t(px) + 16 <= out_row;
+    const bool ok = lo >= 0 && span <= 32 && start + window <= in_row &&
+                    start < (int64_t(1) << 30) && int64_t(i) * int64_t(px) + 16 <= out_row;
     w->off[g] = ok ? int32_t(start * 2 + (window == 32)) : -1;
     uint8_t* l = w->lanes + size_t(g) * 16;
     for (int b = 0; b < 16; ++b) {
@@ -120,7 +121,8 @@ static void row(const uint8_t* s, uint8_t* d, int out_w, const int* xs, const Wi
         const v128_t l = wasm_v128_load(w.lanes + size_t(g) * 16);
         v128_t v = wasm_i8x16_swizzle(wasm_v128_load(p), l);
         if (o & 1)
-          v = wasm_v128_or(v, wasm_i8x16_swizzle(wasm_v128_load(p + 16), wasm_i8x16_sub(l, wasm_i8x16_splat(16))));
+          v = wasm_v128_or(v, wasm_i8x16_swizzle(wasm_v128_load(p + 16),
+                                                 wasm_i8x16_sub(l, wasm_i8x16_splat(16))));
         wasm_v128_store(d + size_t(i) * PX, v);
         continue;
       }
@@ -145,7 +147,7 @@ static void row(const uint8_t* s, uint8_t* d, int out_w, const int* xs, const Wi
 
 template <size_t PX>
 static void images(const uint8_t* src, uint8_t* dst, int64_t count, int in_h, int in_w, int out_w,
-            int out_h, const int* xs, const int* ys, const Windows& w) {
+                   int out_h, const int* xs, const int* ys, const Windows& w) {
   const size_t in_row = size_t(in_w) * PX, out_row = size_t(out_w) * PX;
   for (int64_t n = 0; n < count; ++n, src += size_t(in_h) * in_row) {
     for (int r = 0; r < out_h; ++r, dst += out_row) {
@@ -164,8 +166,9 @@ static void images(const uint8_t* src, uint8_t* dst, int64_t count, int in_h, in
 // `count` images of in_h x in_w pixels of `px` bytes (src, one after another) into
 // out_h x out_w (dst): output pixel (r, i) is source pixel (ys[r], xs[i]); a negative
 // index gives zeros. Needs no memory it cannot do without.
-static inline void gather_images(const uint8_t* src, uint8_t* dst, int64_t count, int in_h, int in_w,
-                          int out_w, int out_h, size_t px, const int* xs, const int* ys) {
+static inline void gather_images(const uint8_t* src, uint8_t* dst, int64_t count, int in_h,
+                                 int in_w, int out_w, int out_h, size_t px, const int* xs,
+                                 const int* ys) {
   using namespace gather_detail;
   Windows w;
   if (OSW_HAVE_SIMD && px <= 4) make_windows(&w, in_w, out_w, px, xs);
@@ -184,7 +187,8 @@ static inline void gather_images(const uint8_t* src, uint8_t* dst, int64_t count
     for (int r = 0; r < out_h; ++r, dst += out_row)
       for (int i = 0; i < out_w; ++i)
         for (size_t k = 0; k < px; ++k)
-          dst[size_t(i) * px + k] = ys[r] < 0 || xs[i] < 0 ? 0 : src[size_t(ys[r]) * in_row + size_t(xs[i]) * px + k];
+          dst[size_t(i) * px + k] =
+              ys[r] < 0 || xs[i] < 0 ? 0 : src[size_t(ys[r]) * in_row + size_t(xs[i]) * px + k];
 }
 
 }  // namespace compat

@@ -25,7 +25,14 @@ struct ImageBatch {
 };
 
 // PIL.Image.resize(size, resample) (Pillow 9.4, reducing_gap=None, no box).
-enum class PillowFilter : int { Nearest = 0, Box = 1, Bilinear = 2, Hamming = 3, Bicubic = 4, Lanczos = 5 };
+enum class PillowFilter : int {
+  Nearest = 0,
+  Box = 1,
+  Bilinear = 2,
+  Hamming = 3,
+  Bicubic = 4,
+  Lanczos = 5
+};
 
 // uint8: modes L (channels 1), LA (2), RGB (3), RGBA (4). premultiply: the last channel is
 // alpha and the others are premultiplied in 8 bits before resampling and unpremultiplied

@@ -50,10 +50,10 @@
 #include <cstring>
 #include <type_traits>
 
-#include "imaging/imaging.h"
-#include "imaging/gather.h"
-#include "imaging/opencv_rules.h"
 #include "core/simd.h"
+#include "imaging/gather.h"
+#include "imaging/imaging.h"
+#include "imaging/opencv_rules.h"
 
 #if defined(__clang__)
 #pragma clang fp contract(off)
@@ -124,7 +124,8 @@ void hrow_vec(const uint8_t* s, int* out, int dx1, int ks, const int* taps, cons
   if (ks == 2) {
     // Adjacent taps (all but the clamped ones): both pixels in one 8-byte load (in the row:
     // 3 channels and t1 * 3 + 4 <= row give t0 * 3 + 8 <= row).
-    const v128_t adj = CN == 4 ? lo : wasm_i8x16_make(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, 6, -1, 7, -1);
+    const v128_t adj =
+        CN == 4 ? lo : wasm_i8x16_make(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, 6, -1, 7, -1);
     for (int dx = 0; dx < dx1; ++dx, taps += 2, w += 2) {
       v128_t p;
       if (taps[1] == taps[0] + 1) {
@@ -133,7 +134,8 @@ void hrow_vec(const uint8_t* s, int* out, int dx1, int ks, const int* taps, cons
         v128_t v = wasm_v128_load32_zero(s + taps[0] * CN);
         p = wasm_i8x16_swizzle(wasm_v128_load32_lane(s + taps[1] * CN, v, 1), lo);
       }
-      wasm_v128_store(out + dx * CN, wasm_i32x4_shr(wasm_i32x4_dot_i16x8(p, wasm_v128_load32_splat(w)), 4));
+      wasm_v128_store(out + dx * CN,
+                      wasm_i32x4_shr(wasm_i32x4_dot_i16x8(p, wasm_v128_load32_splat(w)), 4));
     }
   } else {
     const v128_t hi = wasm_i8x16_make(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
@@ -143,7 +145,8 @@ void hrow_vec(const uint8_t* s, int* out, int dx1, int ks, const int* taps, cons
       v = wasm_v128_load32_lane(s + taps[2] * CN, v, 2);
       v = wasm_v128_load32_lane(s + taps[3] * CN, v, 3);
       const v128_t a = wasm_i32x4_dot_i16x8(wasm_i8x16_swizzle(v, lo), wasm_v128_load32_splat(w));
-      const v128_t b = wasm_i32x4_dot_i16x8(wasm_i8x16_swizzle(v, hi), wasm_v128_load32_splat(w + 2));
+      const v128_t b =
+          wasm_i32x4_dot_i16x8(wasm_i8x16_swizzle(v, hi), wasm_v128_load32_splat(w + 2));
       wasm_v128_store(out + dx * CN, wasm_f32x4_convert_i32x4(wasm_i32x4_add(a, b)));
     }
   }
@@ -160,9 +163,12 @@ void hrow_vec(const float* s, float* out, int dx1, int ks, const int* taps, cons
   } else {
     for (int dx = 0; dx < dx1; ++dx, taps += 4, w += 4) {
       v128_t t = wasm_f32x4_mul(wasm_v128_load(s + taps[0] * CN), wasm_f32x4_splat(w[0]));
-      t = wasm_f32x4_add(t, wasm_f32x4_mul(wasm_v128_load(s + taps[1] * CN), wasm_f32x4_splat(w[1])));
-      t = wasm_f32x4_add(t, wasm_f32x4_mul(wasm_v128_load(s + taps[2] * CN), wasm_f32x4_splat(w[2])));
-      t = wasm_f32x4_add(t, wasm_f32x4_mul(wasm_v128_load(s + taps[3] * CN), wasm_f32x4_splat(w[3])));
+      t = wasm_f32x4_add(t,
+                         wasm_f32x4_mul(wasm_v128_load(s + taps[1] * CN), wasm_f32x4_splat(w[1])));
+      t = wasm_f32x4_add(t,
+                         wasm_f32x4_mul(wasm_v128_load(s + taps[2] * CN), wasm_f32x4_splat(w[2])));
+      t = wasm_f32x4_add(t,
+                         wasm_f32x4_mul(wasm_v128_load(s + taps[3] * CN), wasm_f32x4_splat(w[3])));
       wasm_v128_store(out + dx * CN, t);
     }
   }
@@ -180,7 +186,8 @@ void u8_row_post(int* row, int w, int ks) {
     for (; x < w; ++x) row[x] >>= 4;
   } else {
 #if OSW_HAVE_SIMD
-    for (; x + 4 <= w; x += 4) wasm_v128_store(row + x, wasm_f32x4_convert_i32x4(wasm_v128_load(row + x)));
+    for (; x + 4 <= w; x += 4)
+      wasm_v128_store(row + x, wasm_f32x4_convert_i32x4(wasm_v128_load(row + x)));
 #endif
     for (; x < w; ++x) {
       const float f = float(row[x]);
@@ -233,8 +240,7 @@ void vlin_u8(const int* r0, const int* r1, uint8_t* d, int w, int b0, int b1) {
     wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(q[0], q[1]));
   }
 #endif
-  for (; x < w; ++x)
-    d[x] = sat_u8((((r0[x] * b0) >> 16) + ((r1[x] * b1) >> 16) + 2) >> 2);
+  for (; x < w; ++x) d[x] = sat_u8((((r0[x] * b0) >> 16) + ((r1[x] * b1) >> 16) + 2) >> 2);
 }
 
 #if OSW_HAVE_SIMD
@@ -243,7 +249,8 @@ void vlin_u8(const int* r0, const int* r1, uint8_t* d, int w, int b0, int b1) {
 // 1, and the addition rounds as cvRound does) and reading the low bits of the sum.
 inline v128_t round_clamped(v128_t t) {
   t = wasm_f32x4_pmin(wasm_f32x4_pmax(t, wasm_f32x4_splat(-1.f)), wasm_f32x4_splat(256.f));
-  return wasm_i32x4_sub(wasm_f32x4_add(t, wasm_f32x4_splat(12582912.f)), wasm_i32x4_splat(0x4B400000));
+  return wasm_i32x4_sub(wasm_f32x4_add(t, wasm_f32x4_splat(12582912.f)),
+                        wasm_i32x4_splat(0x4B400000));
 }
 #endif
 
@@ -281,7 +288,8 @@ void vcub_u8_tail(const float* const* r, uint8_t* d, int x0, int x1, const int16
   const int b0 = bi[0], b1 = bi[1], b2 = bi[2], b3 = bi[3];
   const float *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
   for (int x = x0; x < x1; ++x)
-    d[x] = sat_u8((int(r0[x]) * b0 + int(r1[x]) * b1 + int(r2[x]) * b2 + int(r3[x]) * b3 + (1 << 21)) >> 22);
+    d[x] = sat_u8(
+        (int(r0[x]) * b0 + int(r1[x]) * b1 + int(r2[x]) * b2 + int(r3[x]) * b3 + (1 << 21)) >> 22);
 }
 
 // float32 vertical: linear (both forms the same), cubic right-associated (vector) or left.
@@ -389,8 +397,8 @@ void layout_lin_windows(const int* xt, const int16_t* xw, int ex, int in_w, int 
 }
 
 // One source row into uint16 S'' (out: out_w * cn values, and 1 more of padding).
-void lin_row16(const uint8_t* s, uint16_t* out, int out_w, int cn, const int* xt,
-               const int16_t* xw, int ex, const LinWindows& w) {
+void lin_row16(const uint8_t* s, uint16_t* out, int out_w, int cn, const int* xt, const int16_t* xw,
+               int ex, const LinWindows& w) {
   int dx = 0;
   for (int g = 0; g < w.groups; ++g, dx += w.per) {
     const int32_t o = w.off[g];
@@ -399,18 +407,21 @@ void lin_row16(const uint8_t* s, uint16_t* out, int out_w, int cn, const int* xt
       const uint8_t* l = w.lanes + size_t(g) * 96;
       const v128_t a = wasm_i8x16_swizzle(v, wasm_v128_load(l));
       const v128_t b = wasm_i8x16_swizzle(v, wasm_v128_load(l + 48));
-      const v128_t lo = wasm_i16x8_add(wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(a), wasm_v128_load(l + 16)),
-                                       wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(b), wasm_v128_load(l + 64)));
-      const v128_t hi = wasm_i16x8_add(wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(a), wasm_v128_load(l + 32)),
-                                       wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(b), wasm_v128_load(l + 80)));
+      const v128_t lo =
+          wasm_i16x8_add(wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(a), wasm_v128_load(l + 16)),
+                         wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(b), wasm_v128_load(l + 64)));
+      const v128_t hi =
+          wasm_i16x8_add(wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(a), wasm_v128_load(l + 32)),
+                         wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(b), wasm_v128_load(l + 80)));
       wasm_v128_store(out + size_t(dx) * cn, lo);
       wasm_v128_store(out + size_t(dx) * cn + 8, hi);
       continue;
     }
     for (int j = dx; j < dx + w.per; ++j)
       for (int c = 0; c < cn; ++c)
-        out[size_t(j) * cn + c] = uint16_t(s[size_t(xt[2 * j]) * cn + c] * (xw[2 * j] >> ex) +
-                                           s[size_t(xt[2 * j + 1]) * cn + c] * (xw[2 * j + 1] >> ex));
+        out[size_t(j) * cn + c] =
+            uint16_t(s[size_t(xt[2 * j]) * cn + c] * (xw[2 * j] >> ex) +
+                     s[size_t(xt[2 * j + 1]) * cn + c] * (xw[2 * j + 1] >> ex));
   }
   for (int j = dx; j < out_w; ++j)
     for (int c = 0; c < cn; ++c)
@@ -428,7 +439,8 @@ void lin_vertical16(const uint16_t* r0, const uint16_t* r1, uint8_t* d, int w, i
     return wasm_u16x8_shr(wasm_i16x8_add(wasm_i16x8_add(t0, t1), two), 2);
   };
   int x = 0;
-  for (; x + 16 <= w; x += 16) wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(half(x), half(x + 8)));
+  for (; x + 16 <= w; x += 16)
+    wasm_v128_store(d + x, wasm_u8x16_narrow_i16x8(half(x), half(x + 8)));
   for (; x < w; ++x) d[x] = sat_u8((((r0[x] * b0) >> 4) + ((r1[x] * b1) >> 4) + 2) >> 2);
 }
 
@@ -444,7 +456,8 @@ bool linear_dyadic_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, const i
   LinWindows win;
   const int G = cn == 3 ? 5 : 16 / cn, groups = out_w / G;
   const size_t row = size_t(W) + 8;  // uint16 values, padded
-  char* mem = static_cast<char*>(std::malloc(size_t(groups) * (sizeof(int32_t) + 96) + 2 * row * sizeof(uint16_t) + 16));
+  char* mem = static_cast<char*>(
+      std::malloc(size_t(groups) * (sizeof(int32_t) + 96) + 2 * row * sizeof(uint16_t) + 16));
   if (!mem) {
     *status = kNoMemory;
     return true;
@@ -481,7 +494,8 @@ bool linear_dyadic_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, const i
         lin_row16(src + size_t(r1) * in_w * cn, rows[s1], out_w, cn, xt, xw, ex, win);
         tag[s1] = r1;
       }
-      lin_vertical16(rows[s0], rows[s1], dst + size_t(dy) * W, W, yw[2 * dy] >> qy, yw[2 * dy + 1] >> qy);
+      lin_vertical16(rows[s0], rows[s1], dst + size_t(dy) * W, W, yw[2 * dy] >> qy,
+                     yw[2 * dy + 1] >> qy);
     }
   }
   std::free(mem);
@@ -491,9 +505,18 @@ bool linear_dyadic_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, const i
 #endif
 
 // Accumulator and weight types per element type.
-template <typename T> struct Sep;
-template <> struct Sep<uint8_t> { using Acc = int; using Wt = int16_t; };
-template <> struct Sep<float> { using Acc = float; using Wt = float; };
+template <typename T>
+struct Sep;
+template <>
+struct Sep<uint8_t> {
+  using Acc = int;
+  using Wt = int16_t;
+};
+template <>
+struct Sep<float> {
+  using Acc = float;
+  using Wt = float;
+};
 
 template <typename T>
 int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvrules::Kind kind) {
@@ -522,7 +545,10 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
   cvrules::axis_taps(Axis::Y, kind, isy, in_h, out_h, yt, ywf, ywi);
   const Wt* xw = nullptr;
   const Wt* yw = nullptr;
-  if constexpr (sizeof(Wt) == 2) xw = xwi, yw = ywi; else xw = xwf, yw = ywf;
+  if constexpr (sizeof(Wt) == 2)
+    xw = xwi, yw = ywi;
+  else
+    xw = xwf, yw = ywf;
 #if OSW_HAVE_SIMD
   if constexpr (std::is_same<T, uint8_t>::value) {
     int status;
@@ -554,17 +580,26 @@ int separable(const T* x, T* y, const ImageBatch& g, double isx, double isy, cvr
       for (int k = 0; k < ks; ++k) {
         have[k] = false;
         for (int j = 0; j < ks; ++j)
-          if (!used[j] && tag[j] == need[k]) { slot[k] = rows[j], used[j] = true, have[k] = true; break; }
+          if (!used[j] && tag[j] == need[k]) {
+            slot[k] = rows[j], used[j] = true, have[k] = true;
+            break;
+          }
       }
       for (int k = 0; k < ks; ++k) {
         if (have[k]) continue;
         // A repeated source row (clamped at the border) shares the computed one.
         bool dup = false;
         for (int j = 0; j < k; ++j)
-          if (need[j] == need[k]) { slot[k] = slot[j], dup = true; break; }
+          if (need[j] == need[k]) {
+            slot[k] = slot[j], dup = true;
+            break;
+          }
         if (dup) continue;
         for (int j = 0; j < ks; ++j)
-          if (!used[j]) { slot[k] = rows[j], used[j] = true; break; }
+          if (!used[j]) {
+            slot[k] = rows[j], used[j] = true;
+            break;
+          }
         hrow(src + size_t(need[k]) * in_w * cn, slot[k], out_w, cn, ks, xt, xw, vec_end);
         have[k] = true;
       }
@@ -623,7 +658,8 @@ int area2_u8_vec(const uint8_t* S0, const uint8_t* S1, uint8_t* D, int full) {
   for (; i + 8 <= full; i += kOut) {
     v128_t a = wasm_v128_load(S0 + 2 * i), b = wasm_v128_load(S1 + 2 * i);
     if (CN != 1) a = wasm_i8x16_swizzle(a, m), b = wasm_i8x16_swizzle(b, m);
-    v128_t t = wasm_i16x8_add(wasm_u16x8_extadd_pairwise_u8x16(a), wasm_u16x8_extadd_pairwise_u8x16(b));
+    v128_t t =
+        wasm_i16x8_add(wasm_u16x8_extadd_pairwise_u8x16(a), wasm_u16x8_extadd_pairwise_u8x16(b));
     t = wasm_u16x8_shr(wasm_i16x8_add(t, two), 2);
     wasm_v128_store64_lane(D + i, wasm_u8x16_narrow_i16x8(t, t), 0);
   }
@@ -644,7 +680,8 @@ void area_u8_row(const uint8_t* S, uint8_t* D, int full, int cn, int sx, int sy,
 #endif
     for (; i < full; ++i) {
       const int p = i + (i / cn) * cn;
-      D[i] = uint8_t((int(S[p]) + int(S[p + cn]) + int(S[p + step]) + int(S[p + step + cn]) + 2) >> 2);
+      D[i] =
+          uint8_t((int(S[p]) + int(S[p + cn]) + int(S[p + step]) + int(S[p + step + cn]) + 2) >> 2);
     }
     return;
   }
@@ -682,7 +719,8 @@ void area_u8_row(const uint8_t* S, uint8_t* D, int full, int cn, int sx, int sy,
       const int* c = cs + ox * sx * cn;
       v128_t t = wasm_v128_load(c);
       for (int b = 1; b < sx; ++b) t = wasm_i32x4_add(t, wasm_v128_load(c + b * cn));
-      t = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(t), vs)));
+      t = wasm_i32x4_trunc_sat_f32x4(
+          wasm_f32x4_nearest(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(t), vs)));
       t = wasm_i16x8_narrow_i32x4(t, t);
       wasm_v128_store32_lane(D + ox * cn, wasm_u8x16_narrow_i16x8(t, t), 0);
     }
@@ -802,7 +840,8 @@ int area_general(const T* x, T* y, const ImageBatch& g, double scale_x, double s
         if (j == yfirst[dy]) {
 #if OSW_HAVE_SIMD
           const v128_t vb = wasm_f32x4_splat(beta);
-          for (; i + 4 <= W; i += 4) wasm_v128_store(sum + i, wasm_f32x4_mul(vb, wasm_v128_load(buf + i)));
+          for (; i + 4 <= W; i += 4)
+            wasm_v128_store(sum + i, wasm_f32x4_mul(vb, wasm_v128_load(buf + i)));
 #endif
           for (; i < W; ++i) sum[i] = beta * buf[i];
         } else {
@@ -841,8 +880,8 @@ int resize(const T* x, T* y, const ImageBatch& g, double isx, double isy, CvInte
     const bool exact = p.kind == cvrules::Kind::NearestExact;
     cvrules::nearest_table(exact, isx, in_w, out_w, t);
     cvrules::nearest_table(exact, isy, in_h, out_h, t + out_w);
-    gather_images(reinterpret_cast<const uint8_t*>(x), reinterpret_cast<uint8_t*>(y), g.count,
-                  in_h, in_w, out_w, out_h, sizeof(T) * cn, t, t + out_w);
+    gather_images(reinterpret_cast<const uint8_t*>(x), reinterpret_cast<uint8_t*>(y), g.count, in_h,
+                  in_w, out_w, out_h, sizeof(T) * cn, t, t + out_w);
     std::free(t);
     return kOk;
   }

@@ -109,7 +109,7 @@ static inline int16_t fixed_weight(float w) {
 // Taps (clamped source indices) and weights of the separable paths along one axis: ks = 2
 // (linear, area upscaling) or 4 (cubic) per destination index.
 static inline void axis_taps(Axis axis, Kind kind, double inv_scale, int in, int out, int* taps,
-                      float* wf, int16_t* wi) {
+                             float* wf, int16_t* wi) {
   const int ks = kind == Kind::Cubic ? 4 : 2;
   for (int d = 0; d < out; ++d) {
     int s;

@@ -24,8 +24,8 @@
 // a row at a time right after it is made. float32: the horizontal pass runs 4 rows at once
 // (a row per double lane), the vertical pass 4 floats along the row; every sum keeps
 // Pillow's order. Integer sums are exact, so the scalar twin gives the same bytes.
-#include "imaging/imaging.h"
 #include "imaging/gather.h"
+#include "imaging/imaging.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -70,9 +70,7 @@ double sinc_pi(double x) {
 double filter_weight(PillowFilter f, double x) {
   switch (f) {
     case PillowFilter::Box: return (x > -0.5 && x <= 0.5) ? 1.0 : 0.0;
-    case PillowFilter::Bilinear:
-      x = std::fabs(x);
-      return x < 1.0 ? 1.0 - x : 0.0;
+    case PillowFilter::Bilinear: x = std::fabs(x); return x < 1.0 ? 1.0 - x : 0.0;
     case PillowFilter::Hamming:
       x = std::fabs(x);
       if (x == 0.0) return 1.0;
@@ -115,8 +113,8 @@ bool build_axis(int in, int out, PillowFilter f, bool fixed, Axis* a) {
   int ksize = int(std::ceil(support)) * 2 + 1;
   a->ksize = ksize;
   size_t n = size_t(out) * size_t(ksize);
-  char* m = a->mem.alloc<char>(n * sizeof(double) + n * sizeof(int32_t) +
-                               2 * size_t(out) * sizeof(int));
+  char* m =
+      a->mem.alloc<char>(n * sizeof(double) + n * sizeof(int32_t) + 2 * size_t(out) * sizeof(int));
   if (!m) return false;
   a->w = reinterpret_cast<double*>(m);
   a->k = reinterpret_cast<int32_t*>(m + n * sizeof(double));
@@ -246,20 +244,25 @@ void premultiply_row(const uint8_t* s, uint8_t* d, int pixels, int c) {
 #if OSW_HAVE_SIMD
   // 16 bytes (whole pixels for c = 2 or 4) at a time: every byte times its pixel's alpha in
   // 16 bits (c * a + 128 <= 65153, plus t >> 8 still below 2^16), alpha bytes kept.
-  const v128_t alpha_of = c == 4 ? wasm_i8x16_make(3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15)
-                                 : wasm_i8x16_make(1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15);
-  const v128_t is_alpha = c == 4 ? wasm_i32x4_splat(int32_t(0xFF000000u)) : wasm_i16x8_splat(int16_t(0xFF00));
+  const v128_t alpha_of =
+      c == 4 ? wasm_i8x16_make(3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15)
+             : wasm_i8x16_make(1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15);
+  const v128_t is_alpha =
+      c == 4 ? wasm_i32x4_splat(int32_t(0xFF000000u)) : wasm_i16x8_splat(int16_t(0xFF00));
   const v128_t half = wasm_i16x8_splat(128);
   const int per = 16 / c;
   for (; i + per <= pixels; i += per) {
     v128_t v = wasm_v128_load(s + size_t(i) * c);
     v128_t a = wasm_i8x16_swizzle(v, alpha_of);
-    if (wasm_i8x16_all_true(wasm_i8x16_eq(a, wasm_i8x16_splat(-1)))) {  // opaque: c * 255 rounds back to c
+    if (wasm_i8x16_all_true(
+            wasm_i8x16_eq(a, wasm_i8x16_splat(-1)))) {  // opaque: c * 255 rounds back to c
       wasm_v128_store(d + size_t(i) * c, v);
       continue;
     }
-    v128_t lo = wasm_i16x8_add(wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(v), wasm_u16x8_extend_low_u8x16(a)), half);
-    v128_t hi = wasm_i16x8_add(wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(v), wasm_u16x8_extend_high_u8x16(a)), half);
+    v128_t lo = wasm_i16x8_add(
+        wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(v), wasm_u16x8_extend_low_u8x16(a)), half);
+    v128_t hi = wasm_i16x8_add(
+        wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(v), wasm_u16x8_extend_high_u8x16(a)), half);
     lo = wasm_u16x8_shr(wasm_i16x8_add(lo, wasm_u16x8_shr(lo, 8)), 8);
     hi = wasm_u16x8_shr(wasm_i16x8_add(hi, wasm_u16x8_shr(hi, 8)), 8);
     v128_t r = wasm_u8x16_narrow_i16x8(lo, hi);
@@ -308,8 +311,9 @@ void unpremultiply_row(uint8_t* p, int pixels, int c, const Reciprocals& r) {
       uint8_t* q = p + size_t(i) * 4;
       // 16 opaque pixels at once (their alpha bytes and-ed together are 255): nothing to do
       if ((i & 15) == 0 && i + 16 <= pixels) {
-        const v128_t all = wasm_v128_and(wasm_v128_and(wasm_v128_load(q), wasm_v128_load(q + 16)),
-                                         wasm_v128_and(wasm_v128_load(q + 32), wasm_v128_load(q + 48)));
+        const v128_t all =
+            wasm_v128_and(wasm_v128_and(wasm_v128_load(q), wasm_v128_load(q + 16)),
+                          wasm_v128_and(wasm_v128_load(q + 32), wasm_v128_load(q + 48)));
         if (wasm_i32x4_all_true(wasm_i32x4_eq(wasm_v128_and(all, alpha), alpha))) {
           i += 12;
           continue;
@@ -318,17 +322,22 @@ void unpremultiply_row(uint8_t* p, int pixels, int c, const Reciprocals& r) {
       const v128_t v = wasm_v128_load(q);
       const v128_t a = wasm_u32x4_shr(v, 24);
       // alpha 0 and 255, and the alpha byte of every pixel, stay as they are
-      const v128_t keep = wasm_v128_or(wasm_v128_or(wasm_i32x4_eq(a, wasm_i32x4_splat(0)), wasm_i32x4_eq(a, i255)), alpha);
-      if (wasm_i32x4_all_true(wasm_i32x4_eq(keep, wasm_i32x4_splat(-1)))) continue;  // opaque (or clear) pixels
+      const v128_t keep = wasm_v128_or(
+          wasm_v128_or(wasm_i32x4_eq(a, wasm_i32x4_splat(0)), wasm_i32x4_eq(a, i255)), alpha);
+      if (wasm_i32x4_all_true(wasm_i32x4_eq(keep, wasm_i32x4_splat(-1))))
+        continue;  // opaque (or clear) pixels
       const v128_t r = wasm_f32x4_div(f255, wasm_f32x4_convert_i32x4(a));
       v128_t ch[3];
       for (int j = 0; j < 3; ++j) {
-        const v128_t c = wasm_f32x4_convert_i32x4(wasm_v128_and(j ? wasm_u32x4_shr(v, 8 * j) : v, low));
+        const v128_t c =
+            wasm_f32x4_convert_i32x4(wasm_v128_and(j ? wasm_u32x4_shr(v, 8 * j) : v, low));
         const v128_t qf = wasm_f32x4_pmin(wasm_f32x4_add(wasm_f32x4_mul(c, r), eps), f255);
         ch[j] = wasm_f32x4_add(wasm_f32x4_floor(qf), magic);
       }
-      const v128_t rg = wasm_i8x16_shuffle(ch[0], ch[1], 0, 16, 2, 3, 4, 20, 6, 7, 8, 24, 10, 11, 12, 28, 14, 15);
-      const v128_t out = wasm_i8x16_shuffle(rg, ch[2], 0, 1, 16, 3, 4, 5, 20, 7, 8, 9, 24, 11, 12, 13, 28, 15);
+      const v128_t rg =
+          wasm_i8x16_shuffle(ch[0], ch[1], 0, 16, 2, 3, 4, 20, 6, 7, 8, 24, 10, 11, 12, 28, 14, 15);
+      const v128_t out =
+          wasm_i8x16_shuffle(rg, ch[2], 0, 1, 16, 3, 4, 5, 20, 7, 8, 9, 24, 11, 12, 13, 28, 15);
       wasm_v128_store(q, wasm_v128_bitselect(v, out, keep));
     }
   }
@@ -353,7 +362,9 @@ void unpremultiply_row(uint8_t* p, int pixels, int c, const Reciprocals& r) {
 constexpr int kSplit = 15;
 inline int16_t weight_hi(int32_t k) { return int16_t(k >> kSplit); }
 inline int16_t weight_lo(int32_t k) { return int16_t(k & ((1 << kSplit) - 1)); }
-inline v128_t split_sum(v128_t hi, v128_t lo) { return wasm_i32x4_add(wasm_i32x4_shl(hi, kSplit), lo); }
+inline v128_t split_sum(v128_t hi, v128_t lo) {
+  return wasm_i32x4_add(wasm_i32x4_shl(hi, kSplit), lo);
+}
 
 // Horizontal pass: 8 source bytes per group (RGBA, LA, L: 2, 4, 8 pixels; RGB: 2 pixels, 6
 // bytes), swizzled into uint16 lanes so that each dot pair holds one channel of two pixels.
@@ -426,11 +437,10 @@ void horizontal_pixels(const uint8_t* s, uint8_t* d, int i0, int i1, int out, co
   // Source byte of each uint16 lane (Z: zero; 0x80 rather than 16 so that
   // engines can use the index as is).
   constexpr int8_t Z = -128;
-  const v128_t mask =
-      C == 4   ? wasm_i8x16_make(0, Z, 4, Z, 1, Z, 5, Z, 2, Z, 6, Z, 3, Z, 7, Z)
-      : C == 3 ? wasm_i8x16_make(0, Z, 3, Z, 1, Z, 4, Z, 2, Z, 5, Z, Z, Z, Z, Z)
-      : C == 2 ? wasm_i8x16_make(0, Z, 2, Z, 1, Z, 3, Z, 4, Z, 6, Z, 5, Z, 7, Z)
-               : wasm_i8x16_make(0, Z, 1, Z, 2, Z, 3, Z, 4, Z, 5, Z, 6, Z, 7, Z);
+  const v128_t mask = C == 4   ? wasm_i8x16_make(0, Z, 4, Z, 1, Z, 5, Z, 2, Z, 6, Z, 3, Z, 7, Z)
+                      : C == 3 ? wasm_i8x16_make(0, Z, 3, Z, 1, Z, 4, Z, 2, Z, 5, Z, Z, Z, Z, Z)
+                      : C == 2 ? wasm_i8x16_make(0, Z, 2, Z, 1, Z, 3, Z, 4, Z, 6, Z, 5, Z, 7, Z)
+                               : wasm_i8x16_make(0, Z, 1, Z, 2, Z, 3, Z, 4, Z, 5, Z, 6, Z, 7, Z);
   constexpr int shift = Split ? kPrecisionBits : kPrecisionBits - kNarrow;
   const v128_t zero = wasm_i32x4_splat(0), half = wasm_i32x4_splat(1 << (shift - 1));
   d += size_t(i0) * C;
@@ -548,8 +558,10 @@ void horizontal_windows(const uint8_t* s, uint8_t* d, int out, const Axis& a, co
     v128_t lo = half, hi = half;
     for (int t = 0; t < T; ++t, l += 48) {
       const v128_t x = wasm_i8x16_swizzle(v, wasm_v128_load(l));
-      lo = wasm_i16x8_add(lo, wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(x), wasm_v128_load(l + 16)));
-      hi = wasm_i16x8_add(hi, wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(x), wasm_v128_load(l + 32)));
+      lo = wasm_i16x8_add(lo,
+                          wasm_i16x8_mul(wasm_u16x8_extend_low_u8x16(x), wasm_v128_load(l + 16)));
+      hi = wasm_i16x8_add(hi,
+                          wasm_i16x8_mul(wasm_u16x8_extend_high_u8x16(x), wasm_v128_load(l + 32)));
     }
     wasm_v128_store(d + size_t(i) * C, high_bytes(lo, hi));
   }
@@ -665,8 +677,10 @@ inline v128_t vertical16_dot(const uint8_t* const* rows, int cnt, const int32_t*
     // Rows t and t + 1 interleaved byte by byte: uint16 lane pairs (x_t, x_t1).
     const v128_t v0 = wasm_v128_load(rows[t] + i);
     const v128_t v1 = t + 1 < cnt ? wasm_v128_load(rows[t + 1] + i) : v0;  // weight 0
-    const v128_t a = wasm_i8x16_shuffle(v0, v1, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const v128_t b = wasm_i8x16_shuffle(v0, v1, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    const v128_t a =
+        wasm_i8x16_shuffle(v0, v1, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const v128_t b =
+        wasm_i8x16_shuffle(v0, v1, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
     const v128_t e0 = wasm_u16x8_extend_low_u8x16(a), e1 = wasm_u16x8_extend_high_u8x16(a);
     const v128_t e2 = wasm_u16x8_extend_low_u8x16(b), e3 = wasm_u16x8_extend_high_u8x16(b);
     if (Split) {
@@ -735,8 +749,10 @@ void vertical_row_u8(const uint8_t* const* rows, int cnt, const int32_t* k, cons
   size_t i = 0;
 #if OSW_HAVE_SIMD
   if (a.small && cnt >= 1 && cnt <= 4)
-    i = cnt == 1 ? vertical_small_n<1>(rows, kv, d, len) : cnt == 2 ? vertical_small_n<2>(rows, kv, d, len)
-      : cnt == 3 ? vertical_small_n<3>(rows, kv, d, len) : vertical_small_n<4>(rows, kv, d, len);
+    i = cnt == 1   ? vertical_small_n<1>(rows, kv, d, len)
+        : cnt == 2 ? vertical_small_n<2>(rows, kv, d, len)
+        : cnt == 3 ? vertical_small_n<3>(rows, kv, d, len)
+                   : vertical_small_n<4>(rows, kv, d, len);
   else if (a.small)
     for (; i + 16 <= len; i += 16) wasm_v128_store(d + i, vertical16_small(rows, cnt, kv, i));
   else if (a.narrow)
@@ -783,8 +799,10 @@ void horizontal_rows4_f32(const float* const* rows, int nrows, size_t n, double*
   for (; e + 4 <= n; e += 4) {
     const v128_t v0 = wasm_v128_load(rows[0] + e), v1 = wasm_v128_load(rows[1] + e);
     const v128_t v2 = wasm_v128_load(rows[2] + e), v3 = wasm_v128_load(rows[3] + e);
-    const v128_t t0 = wasm_i32x4_shuffle(v0, v1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(v0, v1, 2, 6, 3, 7);
-    const v128_t t2 = wasm_i32x4_shuffle(v2, v3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(v2, v3, 2, 6, 3, 7);
+    const v128_t t0 = wasm_i32x4_shuffle(v0, v1, 0, 4, 1, 5),
+                 t1 = wasm_i32x4_shuffle(v0, v1, 2, 6, 3, 7);
+    const v128_t t2 = wasm_i32x4_shuffle(v2, v3, 0, 4, 1, 5),
+                 t3 = wasm_i32x4_shuffle(v2, v3, 2, 6, 3, 7);
     double* q = tb + e * 4;
     wasm_v128_store(q, wasm_f64x2_promote_low_f32x4(t0));
     wasm_v128_store(q + 2, wasm_f64x2_promote_low_f32x4(t2));
@@ -863,7 +881,8 @@ void vertical_row_f32(const float* src, size_t row_elems, int first, int cnt, co
       v128_t wv = wasm_f64x2_splat(w[t]);
       a0 = wasm_f64x2_add(a0, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(v), wv));
       a1 = wasm_f64x2_add(
-          a1, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 2, 3, 0, 1)), wv));
+          a1,
+          wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 2, 3, 0, 1)), wv));
     }
     v128_t lo = wasm_f32x4_demote_f64x2_zero(a0), hi = wasm_f32x4_demote_f64x2_zero(a1);
     wasm_v128_store(d + i, wasm_i32x4_shuffle(lo, hi, 0, 1, 4, 5));
@@ -941,11 +960,12 @@ int pillow_resize_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, PillowFi
   const size_t htable_n = need_h ? size_t(out_w) * horizontal_table_i16(c, ah.ksize) : 0;
   const size_t stage_n = need_h ? in_row + 8 : 0;
   const size_t ring_n = size_t(ring) * mid_row;
-  const size_t hw_n = need_h ? (hw_bytes(ah, out_w, c) + 15) / 16 * 16 : 0;  // (keeps what follows aligned)
+  const size_t hw_n =
+      need_h ? (hw_bytes(ah, out_w, c) + 15) / 16 * 16 : 0;  // (keeps what follows aligned)
   Scratch mem;
-  char* m = mem.alloc<char>(hw_n + ptrs_n * sizeof(void*) + vtable_n * sizeof(int32_t) +
-                            groups_n * sizeof(int) + htable_n * sizeof(int16_t) + stage_n +
-                            ring_n + 16);
+  char* m =
+      mem.alloc<char>(hw_n + ptrs_n * sizeof(void*) + vtable_n * sizeof(int32_t) +
+                      groups_n * sizeof(int) + htable_n * sizeof(int16_t) + stage_n + ring_n + 16);
   if (!m) return kNoMemory;
   HWindows windows;
   if (need_h) layout_windows(ah, in_w, out_w, c, reinterpret_cast<uint8_t*>(m), &windows);
@@ -1004,8 +1024,8 @@ int pillow_resize_u8(const uint8_t* x, uint8_t* y, const ImageBatch& g, PillowFi
         for (int t = 0; t < cnt; ++t) ptrs[t] = src + size_t(start + t) * in_row;
       }
       uint8_t* d = dst + size_t(r) * mid_row;
-      vertical_row_u8(ptrs, cnt, av.k + size_t(r) * av.ksize, vtable + size_t(r) * vstride, av,
-                      d, mid_row);
+      vertical_row_u8(ptrs, cnt, av.k + size_t(r) * av.ksize, vtable + size_t(r) * vstride, av, d,
+                      mid_row);
       // Straight alpha again while the row is in the cache.
       if (premultiply) unpremultiply_row(d, int(mid_row / c), c, *recip);
     }

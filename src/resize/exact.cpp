@@ -21,9 +21,9 @@
 // axis a (in the compute type), d_a the largest L1 distance of an output's weights from the
 // exact ones (as functions of the clamped input index), M = max |X| (the type's range; for
 // 32- and 64-bit integers the largest |X| of the call; the widening of 64-bit ones to
-// double adds one relative u), and g_n = n u / (1 - n u) (the classic |fl(sum w x) - sum w x| <= g_n sum |w| |x|,
-// FMA or not), induction over the passes (each pass: its own rounding g_n L_a M_{a-1}, the
-// propagated error times L_a, the weight error d_a M_{a-1}) gives
+// double adds one relative u), and g_n = n u / (1 - n u) (the classic |fl(sum w x) - sum w x| <=
+// g_n sum |w| |x|, FMA or not), induction over the passes (each pass: its own rounding g_n L_a
+// M_{a-1}, the propagated error times L_a, the weight error d_a M_{a-1}) gives
 //   |computed - exact| <= M prod_a (L_a + d_a) (sum_a (g_{n_a} + d_a) + [64-bit] u).
 // d_a = (float compute: u L_a, the plan's double weights rounded to float) + c_a, where c_a
 // bounds the double weights' distance from the exact ones:
@@ -36,10 +36,10 @@
 // (i - ratio) scale), E_a the weights' own arithmetic (linear 4 u, cubic 64 (|a| + 3) u),
 // R_a = 4 with a renormalisation (antialias, exclude_outside: |d(k/S)| <= 2 |dk| / S with
 // the sums S >= 1/2 for coordinates in [-0.5, L_in - 0.5], where every mode puts them), K_a
-// the taps. eps is the total (times 1 + 2^-20 for the bound's own rounding). 8- and 16-bit outputs near a boundary are first
-// recomputed in double from the plan's double weights (the same sums), whose bound is the
-// same formula with u = 2^-53 and d_a = c_a; only those still within it of a boundary
-// (exact ties, mostly) reach the big integers.
+// the taps. eps is the total (times 1 + 2^-20 for the bound's own rounding). 8- and 16-bit outputs
+// near a boundary are first recomputed in double from the plan's double weights (the same sums),
+// whose bound is the same formula with u = 2^-53 and d_a = c_a; only those still within it of a
+// boundary (exact ties, mostly) reach the big integers.
 #include "resize/exact.h"
 
 #include <algorithm>
@@ -47,10 +47,10 @@
 #include <cstring>
 #include <new>
 
-#include "core/exact_int.h"
 #include "core/elem.h"
-#include "resize/resize.h"
+#include "core/exact_int.h"
 #include "core/simd.h"
+#include "resize/resize.h"
 
 namespace osw {
 
@@ -71,9 +71,7 @@ Big from_u64(uint64_t v, bool neg) {
   return b;
 }
 
-Big from_i64(int64_t v) {
-  return from_u64(v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v), v < 0);
-}
+Big from_i64(int64_t v) { return from_u64(v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v), v < 0); }
 
 int cmp_mag(const Big& a, const Big& b) {
   if (a.n != b.n) return a.n < b.n ? -1 : 1;
@@ -87,7 +85,10 @@ Big add(const Big& a, const Big& b) {
   r.ovf = a.ovf || b.ovf;
   if (a.neg == b.neg) {
     const int n = a.n > b.n ? a.n : b.n;
-    if (n + 1 > kLimbs) { r.ovf = true; return r; }
+    if (n + 1 > kLimbs) {
+      r.ovf = true;
+      return r;
+    }
     uint64_t c = 0;
     for (int i = 0; i < n; ++i) {
       c += uint64_t(i < a.n ? a.m[i] : 0) + (i < b.n ? b.m[i] : 0);
@@ -126,7 +127,10 @@ Big mul(const Big& a, const Big& b) {
   Big r;
   r.ovf = a.ovf || b.ovf;
   if (a.n == 0 || b.n == 0) return r;
-  if (a.n + b.n > kLimbs) { r.ovf = true; return r; }
+  if (a.n + b.n > kLimbs) {
+    r.ovf = true;
+    return r;
+  }
   r.n = a.n + b.n;
   for (int i = 0; i < r.n; ++i) r.m[i] = 0;
   for (int i = 0; i < a.n; ++i) {
@@ -204,8 +208,16 @@ bool floor_near(const Big& p, const Big& q, double g, int64_t* f, Big* t) {
   *f = static_cast<int64_t>(std::floor(g));
   *t = sub(p, muli(q, *f));
   for (int i = 0; i < 64; ++i) {
-    if (t->neg) { --*f; *t = add(*t, q); continue; }
-    if (cmp_mag(*t, q) >= 0) { ++*f; *t = sub(*t, q); continue; }
+    if (t->neg) {
+      --*f;
+      *t = add(*t, q);
+      continue;
+    }
+    if (cmp_mag(*t, q) >= 0) {
+      ++*f;
+      *t = sub(*t, q);
+      continue;
+    }
     return true;
   }
   return false;
@@ -273,7 +285,8 @@ bool round_rational(const Big& num, const Big& den, double guess, int rule, Big*
 // r saturated to integer type t and stored at p (t's bytes, little-endian two's complement).
 void store_saturated(Big r, DType t, void* p) {
   const int64_t es = dtype_size(t);
-  const bool is_signed = t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64;
+  const bool is_signed =
+      t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64;
   const uint64_t span = es == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * es)) - 1;
   const Big blo = is_signed ? from_u64(span / 2 + 1, true) : Big();
   const Big bhi = from_u64(is_signed ? span / 2 : span);
@@ -327,8 +340,9 @@ double magnitude(const TensorView& x, int64_t n) {
   }
   double M = 0;
   for (int64_t i = 0; i < n; ++i) {
-    const double v = x.type == DType::Int64 ? std::fabs(double(static_cast<const int64_t*>(x.data)[i]))
-                                            : double(static_cast<const uint64_t*>(x.data)[i]);
+    const double v = x.type == DType::Int64
+                         ? std::fabs(double(static_cast<const int64_t*>(x.data)[i]))
+                         : double(static_cast<const uint64_t*>(x.data)[i]);
     M = v > M ? v : M;
   }
   return M;
@@ -338,8 +352,8 @@ double magnitude(const TensorView& x, int64_t n) {
 // double): the first tap's index floor(x) (linear) or floor(x) - 1 (cubic), and the
 // numerators k over den: with t = P - floor(x) Q, (Q - t, t) over Q, or Keys' kernel at
 // (t + Q, t, Q - t, 2Q - t) / Q over B Q^3. False when the floor cannot be found.
-bool point_taps(const Rat& x, double guess, bool cubic, const Rat& ca, int64_t* first, Big* k, int* n,
-                Big* den) {
+bool point_taps(const Rat& x, double guess, bool cubic, const Rat& ca, int64_t* first, Big* k,
+                int* n, Big* den) {
   Big t;
   if (x.n.ovf || x.d.ovf || !floor_near(x.n, x.d, guess, first, &t)) return false;
   const Big& q = x.d;
@@ -366,11 +380,11 @@ Big tap_sum(const TensorView& x, const Taps* taps, const int64_t* stride, int a,
   for (int j = 0; j < t.n; ++j) {
     if (sign(t.k[j]) == 0) continue;
     const int64_t off = offset + t.pos[j] * stride[a];
-    s = add(s, mul(t.k[j], a + 1 == rank ? x_value(x, off) : tap_sum(x, taps, stride, a + 1, rank, off)));
+    s = add(s, mul(t.k[j],
+                   a + 1 == rank ? x_value(x, off) : tap_sum(x, taps, stride, a + 1, rank, off)));
   }
   return s;
 }
-
 
 }  // namespace exact
 
@@ -388,7 +402,9 @@ uint64_t gcd64(uint64_t a, uint64_t b) {
 }
 
 // |b| for a big integer of at most two limbs.
-uint64_t u64(const Big& b) { return b.n == 0 ? 0 : b.n == 1 ? uint64_t(b.m[0]) : uint64_t(b.m[1]) << 32 | b.m[0]; }
+uint64_t u64(const Big& b) {
+  return b.n == 0 ? 0 : b.n == 1 ? uint64_t(b.m[0]) : uint64_t(b.m[1]) << 32 | b.m[0];
+}
 
 // r in lowest terms when its numerator and denominator fit in 64 bits (else r as it is).
 // The rationals are otherwise never reduced, and their sizes compound: the cubic antialias
@@ -449,8 +465,8 @@ __attribute__((noinline)) bool exact_taps(const ResizePlan& plan, int a, int64_t
   const AxisGeometry& g = plan.geo.axis[a];
   const AxisPlan& ap = plan.axis[a];
   tp->n = 0;
-  if (tp->k.size() < ap.taps && !(tp->k.allocate(ap.taps, kDefaultMaxBytes) &&
-                                  tp->pos.allocate(ap.taps, kDefaultMaxBytes)))
+  if (tp->k.size() < ap.taps &&
+      !(tp->k.allocate(ap.taps, kDefaultMaxBytes) && tp->pos.allocate(ap.taps, kDefaultMaxBytes)))
     return false;
   if (ap.identity) {
     tp->pos[0] = o;
@@ -475,7 +491,10 @@ __attribute__((noinline)) bool exact_taps(const ResizePlan& plan, int a, int64_t
     int64_t f;
     Big t;
     if (!floor_near(x.n, x.d, guess, &f, &t)) return false;
-    if (sign(t) == 0) { --f; t = x.d; }
+    if (sign(t) == 0) {
+      --f;
+      t = x.d;
+    }
     const Rat s = reduced(rdiv(rat(g.scale_num), rat(g.scale_den)));
     int64_t start, end;
     antialias_window(cubic, scale, &start, &end);
@@ -529,8 +548,8 @@ __attribute__((noinline)) bool exact_taps(const ResizePlan& plan, int a, int64_t
 // has checked the crop box), rounded by the plan's compat rule, into *out (not yet
 // saturated); false when it cannot be decided here (a 0/0 renormalisation: NaN, 0 for
 // integers).
-bool exact_output(const ResizePlan& plan, const TensorView& x, const int64_t* idx, const int64_t* stride,
-                  double guess, Taps* taps, Big* out) {
+bool exact_output(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
+                  const int64_t* stride, double guess, Taps* taps, Big* out) {
   const int rank = plan.rank;
   Big den = from_i64(1);
   for (int a = 0; a < rank; ++a) {
@@ -670,7 +689,8 @@ int64_t output_period(const ResizePlan& plan, int a, ExactTaps* c) {
     const AxisGeometry& g = plan.geo.axis[a];
     const AxisPlan& ap = plan.axis[a];
     c->period[a] = -1;
-    if (!plan.attrs.exclude_outside && plan.attrs.compat != Compat::OnnxRuntime && !ap.any_outside && ap.out > 1) {
+    if (!plan.attrs.exclude_outside && plan.attrs.compat != Compat::OnnxRuntime &&
+        !ap.any_outside && ap.out > 1) {
       const Rat x0 = exact_coord(plan.attrs, g, 0);
       const uint64_t q = reduced_den(rsub(exact_coord(plan.attrs, g, 1), x0));
       if (q > 0 && q < uint64_t(ap.out)) c->period[a] = int64_t(q);
@@ -700,7 +720,8 @@ double output_den(const ResizePlan& plan, int a, int64_t o, ExactTaps* c) {
     den[o] = INFINITY;
     if (t.ok && !t.den.ovf && t.den.n <= 2) {
       uint64_t g = u64(t.den);
-      for (int k = 0; k < t.n && g > 1; ++k) g = gcd64(g, t.k[k].n <= 2 && !t.k[k].ovf ? u64(t.k[k]) : 1);
+      for (int k = 0; k < t.n && g > 1; ++k)
+        g = gcd64(g, t.k[k].n <= 2 && !t.k[k].ovf ? u64(t.k[k]) : 1);
       den[o] = double(u64(t.den) / g) * (1 + 0x1p-40);
     }
   }
@@ -720,7 +741,8 @@ double output_den(const ResizePlan& plan, int a, int64_t o, ExactTaps* c) {
 // non-dyadic plans make no exact taps here). all: without the limit (resize_exact_in_double).
 double outputs_den(const ResizePlan& plan, int a, ExactTaps** cache, bool all) {
   const AxisPlan& ap = plan.axis[a];
-  const bool renormalised = plan.attrs.exclude_outside || (plan.attrs.antialias && plan.geo.axis[a].scale() < 1.0);
+  const bool renormalised =
+      plan.attrs.exclude_outside || (plan.attrs.antialias && plan.geo.axis[a].scale() < 1.0);
   if (!renormalised) return INFINITY;
   const int K = ap.taps;
   for (int64_t o = 0; o < ap.out; ++o)
@@ -848,7 +870,6 @@ double resize_exact_eps(const ResizePlan& plan, const TensorView& x, double* eps
   return bound(plan, M, es >= 4, es == 8);
 }
 
-
 double resize_exact_dmax(const ResizePlan& plan) {
   double D = 1;
   for (int a = 0; a < plan.rank; ++a) {
@@ -867,7 +888,8 @@ double resize_exact_den(const ResizePlan& plan, const int64_t* idx, ExactTaps* c
 }
 
 bool resize_exact_in_double(const ResizePlan& plan, ExactTaps* c) {
-  if (c->dyadic == 0 && ++c->undecided > 16) c->dyadic = exact_dyadic(plan, 0x1p16, true, &c, true) ? 1 : -1;
+  if (c->dyadic == 0 && ++c->undecided > 16)
+    c->dyadic = exact_dyadic(plan, 0x1p16, true, &c, true) ? 1 : -1;
   return c->dyadic > 0;
 }
 
@@ -888,7 +910,8 @@ void resize_exact_slow(const ResizePlan& plan, const TensorView& x, TensorView* 
   // Under truncation, every input the exact taps can read equal to c: the value is c (the
   // exact weights sum to 1; a cubic antialias sum is not known to be non-zero). Flat
   // regions (an integer is never near a half, but always near an integer).
-  if (plan.attrs.compat == Compat::OnnxRuntime && !(plan.attrs.antialias && plan.attrs.mode == ResizeMode::Cubic) &&
+  if (plan.attrs.compat == Compat::OnnxRuntime &&
+      !(plan.attrs.antialias && plan.attrs.mode == ResizeMode::Cubic) &&
       resize_flat_box(plan, x, idx, stride, &at))
     r = x_value(x, at);
   else if (!exact_output(plan, x, idx, stride, v, taps, &r))

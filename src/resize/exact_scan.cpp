@@ -7,10 +7,10 @@
 
 #include "core/elem.h"
 #include "core/exact_int.h"
-#include "resize/resize.h"
-#include "resize/exact.h"
-#include "core/simd.h"
 #include "core/optimize.h"
+#include "core/simd.h"
+#include "resize/exact.h"
+#include "resize/resize.h"
 
 namespace osw {
 
@@ -38,7 +38,7 @@ double plan_sum(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
   const double* w = &ap.weight[idx[ax[0]] * K];
   const uint8_t* x8 = static_cast<const uint8_t*>(x.data);
   double s = 0;
-  if (n == 2 && x.type == DType::UInt8) {  // (two axes of uint8, the usual image: the same
+  if (n == 2 && x.type == DType::UInt8) {   // (two axes of uint8, the usual image: the same
     const AxisPlan& bp = plan.axis[ax[1]];  // sums as the recursion below, without its calls)
     const int32_t* index1 = &bp.index[idx[ax[1]] * bp.taps];
     const double* w1 = &bp.weight[idx[ax[1]] * bp.taps];
@@ -54,8 +54,9 @@ double plan_sum(const ResizePlan& plan, const TensorView& x, const int64_t* idx,
   }
   for (int k = 0; k < ap.count[idx[ax[0]]]; ++k) {
     const int64_t off = offset + int64_t(index[k]) * stride[ax[0]];
-    s += w[k] * (n > 1 ? plan_sum(plan, x, idx, stride, ax + 1, n - 1, off)
-                       : x.type == DType::UInt8 ? x8[off] : x_double(x, off));
+    s += w[k] * (n > 1                    ? plan_sum(plan, x, idx, stride, ax + 1, n - 1, off)
+                 : x.type == DType::UInt8 ? x8[off]
+                                          : x_double(x, off));
   }
   return s;
 }
@@ -116,8 +117,17 @@ Fixer make_fixer(const ResizePlan& plan, const TensorView& x, TensorView* y, dou
   const bool is_signed = y->type == DType::Int8 || y->type == DType::Int16 ||
                          y->type == DType::Int32 || y->type == DType::Int64;
   const uint64_t span = es == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * es)) - 1;
-  return Fixer{plan, x, y, eps, eps_d, static_cast<int>(plan.attrs.compat), es,
-               is_signed ? -double(span / 2 + 1) : 0.0, double(is_signed ? span / 2 : span), cache, dmax};
+  return Fixer{plan,
+               x,
+               y,
+               eps,
+               eps_d,
+               static_cast<int>(plan.attrs.compat),
+               es,
+               is_signed ? -double(span / 2 + 1) : 0.0,
+               double(is_signed ? span / 2 : span),
+               cache,
+               dmax};
 }
 
 // Output i of Y (computed value v, within eps of a boundary). 8- and 16-bit types first in
@@ -150,13 +160,17 @@ OSW_MINSIZE __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, do
   const auto tie = [&]() {
     if (!(e < 0.125 && std::fabs(w) < 0x1p51)) return false;
     // (the plan's bound first: the denominators of each output cost big integers)
-    double D = f.dmax * e * 2 < 1 ? f.dmax : *f.cache ? resize_exact_den(plan, idx, *f.cache) : INFINITY;
+    double D = f.dmax * e * 2 < 1 ? f.dmax
+               : *f.cache         ? resize_exact_den(plan, idx, *f.cache)
+                                  : INFINITY;
     D = std::nearbyint(D / (1 + 0x1p-40));  // (the bounds carry that margin: D is an integer)
     if (!(D < 0x1p40 && D * e * 2 * (1 + 0x1p-20) + std::fabs(w * D) * 0x1p-51 < 1)) return false;
     const int64_t d = static_cast<int64_t>(D), n = static_cast<int64_t>(std::nearbyint(w * D));
     int64_t q = n / d, r = n - q * d;  // floor division: 0 <= r < d
     if (r < 0) --q, r += d;
-    const bool up = f.mode == 1 ? q < 0 && r != 0 : f.mode == 2 ? 2 * r >= d : 2 * r > d || (2 * r == d && (q & 1));
+    const bool up = f.mode == 1   ? q < 0 && r != 0
+                    : f.mode == 2 ? 2 * r >= d
+                                  : 2 * r > d || (2 * r == d && (q & 1));
     store(f, i, double(q + (up ? 1 : 0)));
     return true;
   };
@@ -166,8 +180,10 @@ OSW_MINSIZE __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, do
     int ax[kMaxRank], nax = 0;
     for (int a = 0; a < plan.rank; ++a) {  // axes of one tap of weight 1 fold into the offset
       const AxisPlan& ap = plan.axis[a];
-      if (ap.count[idx[a]] == 1 && ap.weight[idx[a] * ap.taps] == 1.0) base += ap.index[idx[a] * ap.taps] * stride[a];
-      else ax[nax++] = a;
+      if (ap.count[idx[a]] == 1 && ap.weight[idx[a] * ap.taps] == 1.0)
+        base += ap.index[idx[a] * ap.taps] * stride[a];
+      else
+        ax[nax++] = a;
     }
     // Truncation (compat 'onnxruntime') near an integer: X the same c at every input the
     // exact taps read gives exactly c (the exact weights sum to 1). Flat regions are common
@@ -207,7 +223,8 @@ OSW_MINSIZE __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, do
 // that.) *at: the offset of one of them.
 // (Out of line: inside fix_one it was compiled for size, 1.5x slower on flat regions.)
 __attribute__((noinline)) bool resize_flat_box(const ResizePlan& plan, const TensorView& x,
-                                               const int64_t* idx, const int64_t* stride, int64_t* at) {
+                                               const int64_t* idx, const int64_t* stride,
+                                               int64_t* at) {
   int64_t span[kMaxRank], k[kMaxRank], st[kMaxRank], off = 0;
   int n = 0;  // the axes of more than one input
   for (int a = 0; a < plan.rank; ++a) {
@@ -248,10 +265,9 @@ __attribute__((noinline)) bool resize_flat_box(const ResizePlan& plan, const Ten
   }
 }
 
-OSW_MINSIZE void resize_exact_fix(const ResizePlan& plan, const TensorView& x,
-                                               const void* src, bool src_double, TensorView* y,
-                                               int64_t at, int64_t n, double eps, double eps_d,
-                                               ExactTaps** cache, double dmax) {
+OSW_MINSIZE void resize_exact_fix(const ResizePlan& plan, const TensorView& x, const void* src,
+                                  bool src_double, TensorView* y, int64_t at, int64_t n, double eps,
+                                  double eps_d, ExactTaps** cache, double dmax) {
   const Fixer f = make_fixer(plan, x, y, eps, eps_d, cache, dmax);
   const bool trunc = f.mode == 1;
   int64_t j = 0;
@@ -308,7 +324,8 @@ int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
   // (an integer under truncation, else k + 1/2: |v| < 2^22, so these steps are exact).
   const auto round4 = [&](v128_t a, v128_t* near) {
     const v128_t r = wasm_f32x4_nearest(a), d = wasm_f32x4_abs(wasm_f32x4_sub(a, r));
-    *near = trunc ? wasm_v128_andnot(wasm_f32x4_le(d, ve), wasm_f32x4_eq(r, zero)) : wasm_f32x4_ge(d, vlo);
+    *near = trunc ? wasm_v128_andnot(wasm_f32x4_le(d, ve), wasm_f32x4_eq(r, zero))
+                  : wasm_f32x4_ge(d, vlo);
     const v128_t out = trunc ? a : up ? wasm_f32x4_floor(wasm_f32x4_add(a, h)) : r;
     if (!snap) return out;
     const v128_t b = wasm_f32x4_add(wasm_f32x4_nearest(wasm_f32x4_sub(a, h)), h);
@@ -334,7 +351,8 @@ int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
     const v128_t magic = wasm_f32x4_splat(0x1.8p23f);
     const auto clamp = [&](v128_t x) { return wasm_f32x4_pmin(wasm_f32x4_pmax(vmin, x), vmax); };
     const auto tie = [&](v128_t x) {  // (an integer float: its bits as above)
-      const v128_t r = wasm_f32x4_nearest(wasm_f32x4_add(wasm_f32x4_nearest(wasm_f32x4_sub(x, h)), h));
+      const v128_t r =
+          wasm_f32x4_nearest(wasm_f32x4_add(wasm_f32x4_nearest(wasm_f32x4_sub(x, h)), h));
       return wasm_i32x4_sub(wasm_f32x4_add(r, magic), magic);
     };
     // 16 values per step, one test of the four masks (8 per step: 0.79-0.94x the time).
@@ -343,10 +361,12 @@ int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
       for (int q = 0; q < 4; ++q) {
         a[q] = clamp(wasm_v128_load(v + j + 4 * q));
         s[q] = wasm_f32x4_add(a[q], magic);
-        nr[q] = wasm_f32x4_ge(wasm_f32x4_abs(wasm_f32x4_sub(a[q], wasm_f32x4_sub(s[q], magic))), vlo);
+        nr[q] =
+            wasm_f32x4_ge(wasm_f32x4_abs(wasm_f32x4_sub(a[q], wasm_f32x4_sub(s[q], magic))), vlo);
         iv[q] = wasm_i32x4_sub(s[q], magic);
       }
-      const bool any = wasm_v128_any_true(wasm_v128_or(wasm_v128_or(nr[0], nr[1]), wasm_v128_or(nr[2], nr[3])));
+      const bool any =
+          wasm_v128_any_true(wasm_v128_or(wasm_v128_or(nr[0], nr[1]), wasm_v128_or(nr[2], nr[3])));
       if (any && snap)
         for (int q = 0; q < 4; ++q) iv[q] = wasm_v128_bitselect(tie(a[q]), iv[q], nr[q]);
       if (t == DType::UInt8) {
@@ -363,7 +383,8 @@ int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
   }
   for (; j + 8 <= n; j += 8) {
     v128_t na, nb;
-    const v128_t ra = round4(wasm_v128_load(v + j), &na), rb = round4(wasm_v128_load(v + j + 4), &nb);
+    const v128_t ra = round4(wasm_v128_load(v + j), &na),
+                 rb = round4(wasm_v128_load(v + j + 4), &nb);
     store8(t, y + (at + j) * f.es, wasm_i32x4_trunc_sat_f32x4(ra), wasm_i32x4_trunc_sat_f32x4(rb));
     if (snap || !wasm_v128_any_true(wasm_v128_or(na, nb))) continue;
     for (int64_t k = j; k < j + 8; ++k)
@@ -383,15 +404,15 @@ int64_t resize_exact_narrow(const ResizePlan& plan, const TensorView& x, const f
   if (t != DType::UInt8 && t != DType::Int8 && t != DType::UInt16 && t != DType::Int16) return 0;
   return narrow_fix(make_fixer(plan, x, y, eps, eps_d, cache, dmax), src, at, n);
 #else
-  (void)plan, (void)x, (void)src, (void)y, (void)at, (void)n, (void)eps, (void)eps_d, (void)cache, (void)dmax;
+  (void)plan, (void)x, (void)src, (void)y, (void)at, (void)n, (void)eps, (void)eps_d, (void)cache,
+      (void)dmax;
   return 0;
 #endif
 }
 
 // (Compiled for size, with the vector test written out: the compiler's own unrolled loops
 // took 0.3 kB of the download.)
-OSW_MINSIZE void resize_exact_snap(void* src, bool src_double, int64_t n, double eps,
-                                                int mode) {
+OSW_MINSIZE void resize_exact_snap(void* src, bool src_double, int64_t n, double eps, int mode) {
   const bool trunc = mode == 1;
   int64_t j = 0;
   if (!src_double) {  // (8- and 16-bit: the few values resize_exact_narrow left)
@@ -405,14 +426,14 @@ OSW_MINSIZE void resize_exact_snap(void* src, bool src_double, int64_t n, double
     for (; j + 2 <= n; j += 2) {
       if (!pair_near(v + j, vlo, ve, trunc)) continue;
       for (int64_t k = j; k < j + 2; ++k)
-        if (near_boundary(v[k], eps, trunc) && std::fabs(v[k]) < 0x1p51) v[k] = boundary(v[k], trunc);
+        if (near_boundary(v[k], eps, trunc) && std::fabs(v[k]) < 0x1p51)
+          v[k] = boundary(v[k], trunc);
     }
 #endif
     for (; j < n; ++j)
       if (near_boundary(v[j], eps, trunc) && std::fabs(v[j]) < 0x1p51) v[j] = boundary(v[j], trunc);
   }
 }
-
 
 // (core/exact_int.h) SIMD over 4 floats at a time; the test in float over-selects (eps widened
 // by 2^-22, more than the float rounding of d - half), and the caller decides in double.

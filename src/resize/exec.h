@@ -18,10 +18,10 @@
 #include <cstring>
 
 #include "core/elem.h"
-#include "resize/resize.h"
-#include "resize/kernels_fixed.h"
 #include "resize/kernels.h"
+#include "resize/kernels_fixed.h"
 #include "resize/kernels_nearest.h"
+#include "resize/resize.h"
 
 namespace osw {
 
@@ -32,9 +32,10 @@ struct RunLayout {
   const NearestTables* nearest = nullptr;  // Gather
   const ResizeSchedule* sched = nullptr;   // Interp
   // Interp for every type but float32, uint8 and float64 (to float32, core/convert.h, or to
-  // float64 for 32- and 64-bit integers: their compute types): step 0 widens X into the shared workspace's xf,
-  // steps 1..n are the float32 or float64 schedule's from xf, the last of them narrowing its
-  // output into Y part by part (with the compat rounding of integers; resize/resize.cpp).
+  // float64 for 32- and 64-bit integers: their compute types): step 0 widens X into the shared
+  // workspace's xf, steps 1..n are the float32 or float64 schedule's from xf, the last of them
+  // narrowing its output into Y part by part (with the compat rounding of integers;
+  // resize/resize.cpp).
   bool convert = false;
   DType convert_to = DType::Float32;
   // uint8 on the float path: like a converted run without the widening (X read as uint8),
@@ -61,8 +62,8 @@ void resize_finish_cold(const ResizePlan& plan, TensorView* y);
 // A converted run's last step: n elements of Y from `at` on, from src (n elements in the
 // compute type: float32, or float64 for 32-bit integers), stored as Y's type stores them.
 // (src_double: 8- and 16-bit integers that run in double.)
-void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_double, TensorView* y,
-                             int64_t at, int64_t n);
+void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_double,
+                             TensorView* y, int64_t at, int64_t n);
 // RunLayout::round_passes, after step s of the schedule ran over its units [begin, end):
 // those outputs (in the compute type; x: the run's X as the schedule reads it, y: the
 // step's output when it is Y, else the shared intermediates) recomputed with ONNX Runtime's
@@ -83,8 +84,10 @@ void fill_outside(const ResizePlan& plan, const void* value, size_t es, void* y)
 
 template <typename F>
 const F* weights_of(const AxisPlan& ap) {
-  if constexpr (std::is_same<F, float>::value) return ap.weight_f.data();
-  else return ap.weight.data();
+  if constexpr (std::is_same<F, float>::value)
+    return ap.weight_f.data();
+  else
+    return ap.weight.data();
 }
 
 // Shape of the last two passes, along axes v (outer) and h (inner, h > v), over the
@@ -106,7 +109,6 @@ inline PairShape pair_shape(const ResizePlan& plan, const int64_t* cur, int v, i
   for (int a = h + 1; a < plan.rank; ++a) s.inner_h *= cur[a];
   return s;
 }
-
 
 // The last two passes, inner axis h first, then outer axis v (v < h), fused and streamed
 // (ResizeStep::StreamLast): each output row of v (a block of everything after v) blends a
@@ -156,7 +158,8 @@ Status stream_last_two(const ResizePlan& plan, const ResizeStep& st, const Tin* 
         widen_row<Tin, F>(sp + row * block_in, wide, block_in);
         resize_pass<F, F, F>(wide, dst, outer_h, inner_h, ph, wh, &ws->strip, plan.opts.max_bytes);
       } else {
-        resize_pass<Tin, F, F>(sp + row * block_in, dst, outer_h, inner_h, ph, wh, &ws->strip, plan.opts.max_bytes);
+        resize_pass<Tin, F, F>(sp + row * block_in, dst, outer_h, inner_h, ph, wh, &ws->strip,
+                               plan.opts.max_bytes);
       }
     };
     for (int64_t o = u - p * pv.out; o < o_end; ++o) {
@@ -180,8 +183,8 @@ Status stream_last_two(const ResizePlan& plan, const ResizeStep& st, const Tin* 
 // 4-row kernel gives the scalar loop's bytes, so a group may start at any row.
 // Units [begin, end): output rows of v (outer_v * out_v).
 template <typename T, typename F, typename Tin>
-Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, const Tin* src,
-                               T* y, int64_t begin, int64_t end, ResizeWorkspace* ws) {
+Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, const Tin* src, T* y,
+                               int64_t begin, int64_t end, ResizeWorkspace* ws) {
   constexpr int64_t kGroup = 4;
   const int v = st.v, h = st.h;
   const AxisPlan& pv = plan.axis[v];
@@ -194,7 +197,7 @@ Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, con
 #if OSW_HAVE_SIMD
   float* strip = nullptr;
   if constexpr (std::is_same<F, float>::value && std::is_same<T, float>::value &&
-                  std::is_same<Tin, float>::value) {
+                std::is_same<Tin, float>::value) {
     // Exact 2x downscaling on both axes: one pass, no row group (down2x2_row).
     if (down2x2_rows(pv, ph, false, inner_h, outer_h, src, y, begin, end, block_in, block_out))
       return Status::Ok();
@@ -274,13 +277,16 @@ Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, con
           std::swap(cur, next);
         }
         if (o0 < o_last)  // the last rows (fewer than a group), blended above
-          resize_pass<F, T, F>(cur, yp + o0 * block_out, o_last - o0, inner_h, ph, wh, &ws->strip, plan.opts.max_bytes);
+          resize_pass<F, T, F>(cur, yp + o0 * block_out, o_last - o0, inner_h, ph, wh, &ws->strip,
+                               plan.opts.max_bytes);
         continue;
       }
     }
 #endif
     cached.reset();
-    auto widen = [&](int64_t row, F* dst) { widen_row<Tin, F>(sp + row * block_in, dst, block_in); };
+    auto widen = [&](int64_t row, F* dst) {
+      widen_row<Tin, F>(sp + row * block_in, dst, block_in);
+    };
     for (int64_t o0 = o_first; o0 < o_last; o0 += kGroup) {
       const int64_t g = std::min(kGroup, o_last - o0);
       for (int64_t j = 0; j < g; ++j) {
@@ -296,7 +302,8 @@ Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, con
         }
         blend(o0 + j, group + j * block_in, 0, block_in);
       }
-      resize_pass<F, T, F>(group, yp + o0 * block_out, g * outer_h, inner_h, ph, wh, &ws->strip, plan.opts.max_bytes);
+      resize_pass<F, T, F>(group, yp + o0 * block_out, g * outer_h, inner_h, ph, wh, &ws->strip,
+                           plan.opts.max_bytes);
     }
   }
   return Status::Ok();
@@ -330,7 +337,8 @@ Status pass_range(const ResizePlan& plan, const ResizeStep& st, const Tin* src, 
       for (int64_t r = begin; r < end; r += rows) {
         const int64_t n = std::min(rows, end - r);
         widen_row<Tin, F>(src + r * ap.in, wide, n * ap.in);
-        resize_pass<F, Tout, F>(wide, dst + r * ap.out, n, 1, ap, w, &ws->strip, plan.opts.max_bytes);
+        resize_pass<F, Tout, F>(wide, dst + r * ap.out, n, 1, ap, w, &ws->strip,
+                                plan.opts.max_bytes);
       }
       return Status::Ok();
     }
@@ -420,11 +428,10 @@ T compat_extrapolation(const ResizeAttrs& at) {
   return narrow<T>(v);
 }
 
-
 // Units [begin, end) of step s of a run on T (RunLayout).
 template <typename T>
-Status range_typed(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
-                   int64_t end, const TensorView& x, TensorView* y, ResizeWorkspace* shared,
+Status range_typed(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin, int64_t end,
+                   const TensorView& x, TensorView* y, ResizeWorkspace* shared,
                    ResizeWorkspace* ws) {
   const T* xs = static_cast<const T*>(x.data);
   T* ys = static_cast<T*>(y->data);

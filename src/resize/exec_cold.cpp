@@ -4,9 +4,9 @@
 // run (one instantiation of the kernels instead of one per type: 4.5 kB less gzipped).
 #include <cmath>
 
-#include "core/convert.h"
 #include <algorithm>
 #include <cstring>
+#include "core/convert.h"
 
 #include "resize/exec.h"
 
@@ -55,8 +55,8 @@ Status range_converted(const ResizePlan& plan, const RunLayout& lay, int s, int6
 
 // Y's elements [at, at + n) from src, as their own run stored them (core/elem.h), or with the
 // compat rounding (row 7) for 32-bit integers.
-void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_double, TensorView* y,
-                             int64_t at, int64_t n) {
+void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_double,
+                             TensorView* y, int64_t at, int64_t n) {
   const float* f = static_cast<const float*>(src);
   const double* d = static_cast<const double*>(src);
   const int mode = static_cast<int>(plan.attrs.compat);
@@ -65,7 +65,9 @@ void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_d
     switch (y->type) {
       case DType::UInt8: narrow_from_double(d, static_cast<uint8_t*>(y->data) + at, n, mode); break;
       case DType::Int8: narrow_from_double(d, static_cast<int8_t*>(y->data) + at, n, mode); break;
-      case DType::UInt16: narrow_from_double(d, static_cast<uint16_t*>(y->data) + at, n, mode); break;
+      case DType::UInt16:
+        narrow_from_double(d, static_cast<uint16_t*>(y->data) + at, n, mode);
+        break;
       default: narrow_from_double(d, static_cast<int16_t*>(y->data) + at, n, mode); break;
     }
     return;
@@ -79,12 +81,16 @@ void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_d
     case DType::Int16: narrow_from_float(f, static_cast<int16_t*>(y->data) + at, n, mode); break;
     case DType::UInt16: narrow_from_float(f, static_cast<uint16_t*>(y->data) + at, n, mode); break;
     case DType::Int32:
-      if (src_double) narrow_from_double(d, static_cast<int32_t*>(y->data) + at, n, mode);
-      else narrow_from_float(f, static_cast<int32_t*>(y->data) + at, n, mode);
+      if (src_double)
+        narrow_from_double(d, static_cast<int32_t*>(y->data) + at, n, mode);
+      else
+        narrow_from_float(f, static_cast<int32_t*>(y->data) + at, n, mode);
       break;
     case DType::UInt32:
-      if (src_double) narrow_from_double(d, static_cast<uint32_t*>(y->data) + at, n, mode);
-      else narrow_from_float(f, static_cast<uint32_t*>(y->data) + at, n, mode);
+      if (src_double)
+        narrow_from_double(d, static_cast<uint32_t*>(y->data) + at, n, mode);
+      else
+        narrow_from_float(f, static_cast<uint32_t*>(y->data) + at, n, mode);
       break;
     case DType::Int64: narrow_from_double(d, static_cast<int64_t*>(y->data) + at, n, mode); break;
     case DType::UInt64: narrow_from_double(d, static_cast<uint64_t*>(y->data) + at, n, mode); break;
@@ -104,9 +110,8 @@ void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_d
 // integers: the float32 sum rounded half away from zero, saturated. src: the step's input
 // (src_kind 0: X's uint8 elements, 1 float, 2 double), out: its output (dbl: double, else
 // float), both whole.
-static Status ort_aa_pass(const ResizePlan& plan, DType type, const ResizeStep& st,
-                          const void* src, int src_kind, void* out, bool dbl, int64_t begin,
-                          int64_t end) {
+static Status ort_aa_pass(const ResizePlan& plan, DType type, const ResizeStep& st, const void* src,
+                          int src_kind, void* out, bool dbl, int64_t begin, int64_t end) {
   const int a = st.a;
   const AxisGeometry& g = plan.geo.axis[a];
   const int64_t in = st.dims[a], n_out = plan.out_dims[a];
@@ -126,12 +131,15 @@ static Status ort_aa_pass(const ResizePlan& plan, DType type, const ResizeStep& 
     return out_of_memory("antialias weights", n_out * (window * 4 + 16), limit);
   float* buf = wt.data() + n_out * window;  // one output's raw weights
   for (int64_t o = 0; o < n_out; ++o) {
-    const float center = 0.5f + (scale == 1.0f ? static_cast<float>(o)
-                                               : static_cast<float>(coord::onnxruntime(plan.attrs.coord, double(o), g)));
+    const float center =
+        0.5f + (scale == 1.0f
+                    ? static_cast<float>(o)
+                    : static_cast<float>(coord::onnxruntime(plan.attrs.coord, double(o), g)));
     // (a NaN or far-away centre, e.g. from a tf_crop_and_resize roi, has no taps to find:
     // clamped to +-2^40 before the conversion, which is otherwise undefined)
     const auto tap = [](float v) {
-      return static_cast<int64_t>(!(v == v) ? 0.0f : std::min(std::max(v, -1099511627776.0f), 1099511627776.0f));
+      return static_cast<int64_t>(
+          !(v == v) ? 0.0f : std::min(std::max(v, -1099511627776.0f), 1099511627776.0f));
     };
     const int64_t lo_real = tap(std::floor(center - support + 0.5f));
     int64_t hi_real = tap(std::floor(center + support + 0.5f));
@@ -142,8 +150,9 @@ static Status ort_aa_pass(const ResizePlan& plan, DType type, const ResizeStep& 
     float total = 0.0f;
     for (int64_t i = 0; i < cnt; ++i) {
       float t = std::fabs((static_cast<float>(i + lo) - center + 0.5f) * inv_scale);
-      t = cubic ? (t < 1.0f ? ((ca + 2.0f) * t - (ca + 3.0f)) * t * t + 1.0f
-                            : t < 2.0f ? (((t - 5.0f) * t + 8.0f) * t - 4.0f) * ca : 0.0f)
+      t = cubic ? (t < 1.0f   ? ((ca + 2.0f) * t - (ca + 3.0f)) * t * t + 1.0f
+                   : t < 2.0f ? (((t - 5.0f) * t + 8.0f) * t - 4.0f) * ca
+                              : 0.0f)
                 : (t < 1.0f ? 1.0f - t : 0.0f);
       buf[i] = t;
       total += t;
@@ -179,17 +188,20 @@ static Status ort_aa_pass(const ResizePlan& plan, DType type, const ResizeStep& 
       float accf = 0.0f;
       for (int64_t i = span[2 * o]; i < span[2 * o + 1]; ++i, ++w) {
         const int64_t at = (p * in + i) * inner + k;
-        const double v = src_kind == 0 ? static_cast<const uint8_t*>(src)[at]
+        const double v = src_kind == 0   ? static_cast<const uint8_t*>(src)[at]
                          : src_kind == 1 ? double(static_cast<const float*>(src)[at])
                                          : static_cast<const double*>(src)[at];
         if (eight) {
           // ONNX Runtime's int arithmetic as wasm runs it: the weight's conversion saturates
           // and the sum wraps (an extreme cubic_coeff_a overflows it; no undefined behaviour here)
           const float fw = std::round(*w * 4194304.0f);
-          const int32_t wi = !(fw == fw) ? 0 : fw >= 2147483648.0f ? INT32_MAX : fw <= -2147483648.0f ? INT32_MIN : int32_t(fw);
+          const int32_t wi = !(fw == fw)            ? 0
+                             : fw >= 2147483648.0f  ? INT32_MAX
+                             : fw <= -2147483648.0f ? INT32_MIN
+                                                    : int32_t(fw);
           acc8 = int32_t(uint32_t(acc8) + uint32_t(int32_t(v)) * uint32_t(wi));
-        }
-        else accf += static_cast<float>(v) * *w;
+        } else
+          accf += static_cast<float>(v) * *w;
       }
       double r = std::round(accf);  // half away from zero
       if (eight) {
@@ -200,8 +212,10 @@ static Status ort_aa_pass(const ResizePlan& plan, DType type, const ResizeStep& 
         r = !(r == r) ? 0.0 : std::min(std::max(r, lo_t), hi_t);
       }
       const int64_t at = (p * n_out + o) * inner + k;
-      if (dbl) static_cast<double*>(out)[at] = r;
-      else static_cast<float*>(out)[at] = static_cast<float>(r);
+      if (dbl)
+        static_cast<double*>(out)[at] = r;
+      else
+        static_cast<float*>(out)[at] = static_cast<float>(r);
     }
   }
   return Status::Ok();
@@ -214,8 +228,9 @@ Status resize_round_pass(const ResizePlan& plan, const RunLayout& lay, int s, co
   const ResizeStep& st = lay.sched->step[s];
   if (st.kind != ResizeStep::Pass) return Status::Ok();  // (a Copy copies integers)
   auto buf = [&](ResizeBuf b) -> void* {
-    return b == ResizeBuf::Y ? y : b == ResizeBuf::X ? const_cast<void*>(x)
-                                                     : shared->tmp[b == ResizeBuf::TmpA ? 0 : 1].data();
+    return b == ResizeBuf::Y   ? y
+           : b == ResizeBuf::X ? const_cast<void*>(x)
+                               : shared->tmp[b == ResizeBuf::TmpA ? 0 : 1].data();
   };
   const bool dbl = dtype_size(type) >= 4;  // computed in double (core/elem.h)
   const int src_kind = st.src == ResizeBuf::X && type == DType::UInt8 ? 0 : dbl ? 2 : 1;
@@ -227,9 +242,12 @@ Status resize_range_cold(const ResizePlan& plan, const RunLayout& lay, int s, in
                          ResizeWorkspace* ws) {
   return dispatch_dtype(x.type, "X", [&](auto tag) -> Status {
     using T = decltype(tag);
-    if constexpr (kResizeHotType<T>) return resize_range_hot(plan, lay, s, begin, end, x, y, shared, ws);
-    else if constexpr (kConvertedType<T>) return range_converted<T>(plan, lay, s, begin, end, x, y, shared);
-    else return resize_exec::range_typed<T>(plan, lay, s, begin, end, x, y, shared, ws);
+    if constexpr (kResizeHotType<T>)
+      return resize_range_hot(plan, lay, s, begin, end, x, y, shared, ws);
+    else if constexpr (kConvertedType<T>)
+      return range_converted<T>(plan, lay, s, begin, end, x, y, shared);
+    else
+      return resize_exec::range_typed<T>(plan, lay, s, begin, end, x, y, shared, ws);
   });
 }
 
@@ -261,8 +279,10 @@ void resize_exec::fill_outside(const ResizePlan& plan, const void* value, size_t
 void resize_finish_cold(const ResizePlan& plan, TensorView* y) {
   dispatch_dtype(y->type, "Y", [&](auto tag) -> Status {
     using T = decltype(tag);
-    if constexpr (kResizeHotType<T>) resize_finish_hot(plan, y);
-    else resize_exec::finish_typed<T>(plan, y);
+    if constexpr (kResizeHotType<T>)
+      resize_finish_hot(plan, y);
+    else
+      resize_exec::finish_typed<T>(plan, y);
     return Status::Ok();
   });
 }

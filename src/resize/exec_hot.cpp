@@ -14,8 +14,10 @@ Status resize_range_hot(const ResizePlan& plan, const RunLayout& lay, int s, int
 }
 
 void resize_finish_hot(const ResizePlan& plan, TensorView* y) {
-  if (y->type == DType::Float32) resize_exec::finish_typed<float>(plan, y);
-  else if (y->type == DType::UInt8) resize_exec::finish_typed<uint8_t>(plan, y);
+  if (y->type == DType::Float32)
+    resize_exec::finish_typed<float>(plan, y);
+  else if (y->type == DType::UInt8)
+    resize_exec::finish_typed<uint8_t>(plan, y);
 }
 
 }  // namespace osw

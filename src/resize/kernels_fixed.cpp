@@ -7,10 +7,10 @@
 #include <cstring>
 #include <type_traits>
 
-#include "resize/resize.h"
-#include "resize/kernels.h"
-#include "core/simd.h"
 #include "core/optimize.h"
+#include "core/simd.h"
+#include "resize/kernels.h"
+#include "resize/resize.h"
 
 namespace osw {
 
@@ -21,9 +21,9 @@ namespace osw {
 
 namespace {
 
-constexpr int kMaxBits = 8;    // narrow: s_h + s_v, so that sums below 255 * 2^8 fit 16 bits
-constexpr int kWideH = 9;      // wide: h's weights times 2^9 (int16), v's times 2^7 (bytes):
-constexpr int kWideV = 7;      // sums below 255 * 2^16 (exact in float too)
+constexpr int kMaxBits = 8;  // narrow: s_h + s_v, so that sums below 255 * 2^8 fit 16 bits
+constexpr int kWideH = 9;    // wide: h's weights times 2^9 (int16), v's times 2^7 (bytes):
+constexpr int kWideV = 7;    // sums below 255 * 2^16 (exact in float too)
 
 // The fewest fraction bits (<= limit) that make w an integer, or -1.
 int dyadic_bits(double w, int limit) {
@@ -76,7 +76,8 @@ OSW_MINSIZE bool scaled_weights(const AxisPlan& ap, int s, int64_t limit, Buffer
   if (!w->allocate(ap.out * K, limit)) return false;
   for (int64_t o = 0; o < ap.out; ++o)
     for (int k = 0; k < K; ++k)
-      (*w)[o * K + k] = k < ap.count[o] ? static_cast<I>(std::ldexp(ap.weight[o * K + k], s)) : I(0);
+      (*w)[o * K + k] =
+          k < ap.count[o] ? static_cast<I>(std::ldexp(ap.weight[o * K + k], s)) : I(0);
   return true;
 }
 
@@ -112,8 +113,10 @@ OSW_MINSIZE bool build_narrow(const ResizePlan& plan, bool force, FixedTables* f
   // Scale the weights up so that the final shift is a constant (clang 14 turns a vector
   // shift by a variable into lane-by-lane code): 7 bits when h runs alone (its weights
   // are bytes), else 8 in all. Sums stay below 2^16.
-  if (fc->v < 0) fc->sh = 7;
-  else fc->sv = kMaxBits - fc->sh;
+  if (fc->v < 0)
+    fc->sh = 7;
+  else
+    fc->sv = kMaxBits - fc->sh;
 
   if (fc->h >= 0) {
     const AxisPlan& ap = plan.axis[fc->h];
@@ -160,8 +163,9 @@ OSW_MINSIZE bool build_narrow(const ResizePlan& plan, bool force, FixedTables* f
           const uint8_t wk = k < ap.count[o] ? fc->wh[o * K + k] : 0;
           w[l] = wk;
           // A zero weight reads nothing: index 0xFF shuffles in 0 from both windows.
-          m[l] = (wk == 0 || base < 0) ? 0xFF
-                                       : static_cast<uint8_t>(int64_t(ap.index[o * K + k]) * c + e - base);
+          m[l] = (wk == 0 || base < 0)
+                     ? 0xFF
+                     : static_cast<uint8_t>(int64_t(ap.index[o * K + k]) * c + e - base);
         }
       }
     }
@@ -196,12 +200,15 @@ OSW_MINSIZE bool build_wide(const ResizePlan& plan, FixedTables* fc) {
   if (!fc->whp.allocate(ph.out * P * 8, plan.opts.max_bytes)) return false;
   for (int64_t o = 0; o < ph.out; ++o)
     for (int k = 0; k < 2 * P; ++k) {
-      const int16_t w = k < ph.count[o] ? static_cast<int16_t>(std::ldexp(ph.weight[o * fc->kh + k], kWideH)) : 0;
+      const int16_t w =
+          k < ph.count[o] ? static_cast<int16_t>(std::ldexp(ph.weight[o * fc->kh + k], kWideH)) : 0;
       for (int e = 0; e < 4; ++e) fc->whp[(o * P + k / 2) * 8 + 2 * e + (k % 2)] = w;
     }
   if (fc->v >= 0) {
     fc->kv = plan.axis[fc->v].taps;
-    if (fc->kv > kMaxStreamTaps || !scaled_weights(plan.axis[fc->v], kWideV, plan.opts.max_bytes, &fc->wv8)) return false;
+    if (fc->kv > kMaxStreamTaps ||
+        !scaled_weights(plan.axis[fc->v], kWideV, plan.opts.max_bytes, &fc->wv8))
+      return false;
   }
   return true;
 }
@@ -221,7 +228,8 @@ inline uint32_t h_lane(const FixedTables& fc, const AxisPlan& ap, const uint8_t*
 template <int N>
 inline v128_t round_shift_u16(v128_t s) {
   const v128_t odd = wasm_v128_and(wasm_u16x8_shr(s, N), wasm_i16x8_splat(1));
-  return wasm_u16x8_shr(wasm_i16x8_add(wasm_i16x8_add(s, wasm_i16x8_splat((1 << (N - 1)) - 1)), odd), N);
+  return wasm_u16x8_shr(
+      wasm_i16x8_add(wasm_i16x8_add(s, wasm_i16x8_splat((1 << (N - 1)) - 1)), odd), N);
 }
 #endif
 
@@ -233,21 +241,25 @@ inline v128_t round_shift_u16(v128_t s) {
 // (final false) or as uint8 rounded by 2^7 (final true). The block loop is instantiated
 // for 2 taps (the common linear case: the shuffle loop unrolled) and for any count; the
 // rest of the function once (a copy of all of it for 2 taps took 1 kB of the download).
-OSW_KERNEL void h_row_k(const FixedTables& fc, const AxisPlan& ap, const uint8_t* xr, void* yr, bool final) {
+OSW_KERNEL void h_row_k(const FixedTables& fc, const AxisPlan& ap, const uint8_t* xr, void* yr,
+                        bool final) {
   const int64_t c = fc.c, lanes = ap.out * c;
   uint16_t* y16 = static_cast<uint16_t*>(yr);
   uint8_t* y8 = static_cast<uint8_t*>(yr);
   auto put = [&](int64_t lane) {
     const uint32_t s = h_lane(fc, ap, xr, lane);
-    if (final) y8[lane] = static_cast<uint8_t>(round_shift(s, 7));
-    else y16[lane] = static_cast<uint16_t>(s);
+    if (final)
+      y8[lane] = static_cast<uint8_t>(round_shift(s, 7));
+    else
+      y16[lane] = static_cast<uint16_t>(s);
   };
   int64_t done = 0;
 #if OSW_HAVE_SIMD
   const v128_t sixteen = wasm_i8x16_splat(16), zero = wasm_i16x8_splat(0);
   auto emit = [&](int64_t lane, v128_t a0, v128_t a1) {
     if (final) {
-      wasm_v128_store(y8 + lane, wasm_u8x16_narrow_i16x8(round_shift_u16<7>(a0), round_shift_u16<7>(a1)));
+      wasm_v128_store(y8 + lane,
+                      wasm_u8x16_narrow_i16x8(round_shift_u16<7>(a0), round_shift_u16<7>(a1)));
     } else {
       wasm_v128_store(y16 + lane, a0);
       wasm_v128_store(y16 + lane + 8, a1);
@@ -287,8 +299,10 @@ OSW_KERNEL void h_row_k(const FixedTables& fc, const AxisPlan& ap, const uint8_t
     }
   };
   if (c < 16) {
-    if (fc.kh == 2) block_loop(std::integral_constant<int, 2>());
-    else block_loop(std::integral_constant<int, 0>());
+    if (fc.kh == 2)
+      block_loop(std::integral_constant<int, 2>());
+    else
+      block_loop(std::integral_constant<int, 0>());
     done = fc.blocks * 16;
   } else {
     const int K = fc.kh;
@@ -359,14 +373,17 @@ OSW_KERNEL void v_row(const R* const* rows, const uint16_t* w, int n, uint8_t* o
 }
 
 // The wide form's v pass: n rows of X blended with byte weights w into len uint16 sums
-// (below 255 * 2^7, so they are also int16). n == 0 writes zeros (an output outside a crop box, filled later).
-OSW_KERNEL void v_row_sums(const uint8_t* const* rows, const uint8_t* w, int n, uint16_t* out, int64_t len) {
+// (below 255 * 2^7, so they are also int16). n == 0 writes zeros (an output outside a crop box,
+// filled later).
+OSW_KERNEL void v_row_sums(const uint8_t* const* rows, const uint8_t* w, int n, uint16_t* out,
+                           int64_t len) {
   int64_t j = 0;
 #if OSW_HAVE_SIMD
   for (; j + 16 <= len; j += 16) {
     v128_t a0 = wasm_i16x8_splat(0), a1 = a0;
     for (int k = 0; k < n; ++k) {
-      const v128_t b = wasm_v128_load(rows[k] + j), wk = wasm_i8x16_splat(static_cast<int8_t>(w[k]));
+      const v128_t b = wasm_v128_load(rows[k] + j),
+                   wk = wasm_i8x16_splat(static_cast<int8_t>(w[k]));
       a0 = wasm_i16x8_add(a0, wasm_u16x8_extmul_low_u8x16(b, wk));
       a1 = wasm_i16x8_add(a1, wasm_u16x8_extmul_high_u8x16(b, wk));
     }
@@ -448,7 +465,8 @@ int64_t wide_runs(const AxisPlan& ap, const int16_t* whp, const uint16_t* t, uin
 // and is not stored), two taps per i32x4.dot_i16x8, rounded by 2^16 into Y. Runs of
 // consecutive outputs take wide_runs: RGBA 1080p -> 540p linear antialias in V8, 4.2 ms
 // -> 2.5 ms (a loop that kept the general one's state spilled it to the stack: 3.9 ms).
-OSW_KERNEL void h_row_wide(const FixedTables& fc, const AxisPlan& ap, const uint16_t* t, uint8_t* y) {
+OSW_KERNEL void h_row_wide(const FixedTables& fc, const AxisPlan& ap, const uint16_t* t,
+                           uint8_t* y) {
   const int64_t c = fc.c;
   const int K = fc.kh, P = (K + 1) / 2;
 #if OSW_HAVE_SIMD
@@ -485,7 +503,8 @@ OSW_KERNEL void h_row_wide(const FixedTables& fc, const AxisPlan& ap, const uint
 #else
       for (int64_t q = 0; q < std::min<int64_t>(4, c - e); ++q) {
         uint32_t acc = 0;
-        for (int k = 0; k < n; ++k) acc += uint32_t(w[(k / 2) * 8 + k % 2]) * t[int64_t(idx[k]) * c + e + q];
+        for (int k = 0; k < n; ++k)
+          acc += uint32_t(w[(k / 2) * 8 + k % 2]) * t[int64_t(idx[k]) * c + e + q];
         y[o * c + e + q] = static_cast<uint8_t>(round_shift(acc, kWideH + kWideV));
       }
 #endif
@@ -495,15 +514,16 @@ OSW_KERNEL void h_row_wide(const FixedTables& fc, const AxisPlan& ap, const uint
 
 // The wide form: v's pass first (rows of X into uint16 sums), then h's pass into Y.
 // Units: output rows of v (outer * out_v).
-OSW_MINSIZE Status run_wide(const ResizePlan& plan, const FixedTables& fc, const uint8_t* x, uint8_t* y,
-                           int64_t begin, int64_t end, ResizeWorkspace* ws) {
+OSW_MINSIZE Status run_wide(const ResizePlan& plan, const FixedTables& fc, const uint8_t* x,
+                            uint8_t* y, int64_t begin, int64_t end, ResizeWorkspace* ws) {
   const int64_t* d = plan.in_dims;
   const AxisPlan& ph = plan.axis[fc.h];
   const int64_t in_row = ph.in * fc.c, out_row = ph.out * fc.c;
   // Without v, every row of h is blended alone with weight 1.
   const int64_t outer_h = fc.v >= 0 ? product(d, fc.v + 1, fc.h) : 1;
   const int64_t block_in = outer_h * in_row, block_out = outer_h * out_row;
-  const int64_t in_v = fc.v >= 0 ? plan.axis[fc.v].in : 1, out_v = fc.v >= 0 ? plan.axis[fc.v].out : 1;
+  const int64_t in_v = fc.v >= 0 ? plan.axis[fc.v].in : 1,
+                out_v = fc.v >= 0 ? plan.axis[fc.v].out : 1;
   // (+ 4 uint16 of padding: c = 3 reads one element past the last row, h_row_wide)
   const int64_t bytes = (block_in + 4) * int64_t(sizeof(uint16_t));
   if (ws->rows.size() < bytes && !ws->rows.allocate(bytes, plan.opts.max_bytes))
@@ -526,7 +546,8 @@ OSW_MINSIZE Status run_wide(const ResizePlan& plan, const FixedTables& fc, const
       rows[0] = sp;
     }
     v_row_sums(rows, w, n, sums, block_in);
-    for (int64_t q = 0; q < outer_h; ++q) h_row_wide(fc, ph, sums + q * in_row, yp + o * block_out + q * out_row);
+    for (int64_t q = 0; q < outer_h; ++q)
+      h_row_wide(fc, ph, sums + q * in_row, yp + o * block_out + q * out_row);
   }
   return Status::Ok();
 }
@@ -550,8 +571,8 @@ OSW_MINSIZE int64_t fixed_units(const ResizePlan& plan) {
   return product(d, 0, fc.v) * plan.axis[fc.v].out;
 }
 
-OSW_MINSIZE Status resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y, int64_t begin,
-                                  int64_t end, ResizeWorkspace* ws) {
+OSW_MINSIZE Status resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uint8_t* y,
+                                   int64_t begin, int64_t end, ResizeWorkspace* ws) {
   const FixedTables& fc = plan.fixed;
   if (fc.wide) return run_wide(plan, fc, x, y, begin, end, ws);
   const int rank = plan.rank;
@@ -602,8 +623,10 @@ OSW_MINSIZE Status resize_u8_fixed(const ResizePlan& plan, const uint8_t* x, uin
     for (int64_t o = u - p * pv.out; o < o_end; ++o) {
       const int n = pv.count[o];
       for (int k = 0; k < n; ++k) rows16[k] = cached.get(pv.index[o * K + k], fill);
-      if (n == 2) v_row<uint16_t, 2>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
-      else v_row<uint16_t, 0>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
+      if (n == 2)
+        v_row<uint16_t, 2>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
+      else
+        v_row<uint16_t, 0>(rows16, &fc.wv[o * K], n, yp + o * block_out, block_out);
     }
     u = p * pv.out + o_end;
   }

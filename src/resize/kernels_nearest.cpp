@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "resize/resize.h"
 #include "core/simd.h"
+#include "resize/resize.h"
 
 namespace osw {
 
@@ -96,8 +96,7 @@ struct Gather {
     }
 #if OSW_HAVE_SIMD
     if (c->unit == 16) {  // (a float32 RGBA pixel: one load and one store; was memcpy: 2.2x)
-      for (int64_t o = 0; o < n_last; ++o)
-        wasm_v128_store(y + o * 16, wasm_v128_load(xb + off[o]));
+      for (int64_t o = 0; o < n_last; ++o) wasm_v128_store(y + o * 16, wasm_v128_load(xb + off[o]));
       return;
     }
 #endif
@@ -231,7 +230,8 @@ Status build_tables(const ResizePlan& plan, size_t es, NearestTables* c) {
     const int64_t w = std::min(lo, in_row - 16);
     const bool ok = in_row >= 16 && w >= 0 && hi < w + 16 && w <= INT32_MAX;
     c->blk_start[b] = ok ? static_cast<int32_t>(w) : -1;
-    for (int k = 0; k < 16; ++k) c->blk_mask[b * 16 + k] = ok ? static_cast<uint8_t>(src[k] - w) : 0;
+    for (int k = 0; k < 16; ++k)
+      c->blk_mask[b * 16 + k] = ok ? static_cast<uint8_t>(src[k] - w) : 0;
     n_simd += ok;
   }
   // Segments: maximal stretches of SIMD blocks, and between them the outputs that cover

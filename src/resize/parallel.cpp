@@ -27,8 +27,7 @@ int64_t resize_work(const ResizePlan& plan) {
 Status resize_execute_parallel(const ResizePlan& plan, const TensorView& x, TensorView* y,
                                ThreadPool* pool, ResizeWorkspace* ws, int64_t min_work) {
   const int threads = pool->threads();
-  if (threads <= 1 || resize_work(plan) < min_work)
-    return resize_execute(plan, x, y, ws);
+  if (threads <= 1 || resize_work(plan) < min_work) return resize_execute(plan, x, y, ws);
   // The checks of resize_execute(), in its order: tensors, layout, shared buffers.
   OSW_RETURN_IF_ERROR(resize_check_tensors(plan, x, *y));
   if (y->elements() == 0) return Status::Ok();

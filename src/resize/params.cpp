@@ -20,12 +20,14 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
                          int_text(rank));
   // Enum values the C++ API may be given as any int32 (the JS layer maps names): one the
   // enum does not name is an error, never a silent fallback.
-  const struct { int32_t v, n; const char* what; } enums[] = {
-      {int32_t(attrs.mode), 3, "mode"},
-      {int32_t(attrs.coord), 7, "coordinate_transformation_mode"},
-      {int32_t(attrs.nearest), 5, "nearest_mode"},
-      {int32_t(attrs.policy), 3, "keep_aspect_ratio_policy"},
-      {int32_t(attrs.compat), 3, "compat"}};
+  const struct {
+    int32_t v, n;
+    const char* what;
+  } enums[] = {{int32_t(attrs.mode), 3, "mode"},
+               {int32_t(attrs.coord), 7, "coordinate_transformation_mode"},
+               {int32_t(attrs.nearest), 5, "nearest_mode"},
+               {int32_t(attrs.policy), 3, "keep_aspect_ratio_policy"},
+               {int32_t(attrs.compat), 3, "compat"}};
   for (const auto& e : enums)
     if (static_cast<uint32_t>(e.v) >= static_cast<uint32_t>(e.n))
       return Status::Range(std::string(e.what) + ": unknown value " + int_text(e.v));
@@ -46,8 +48,8 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
   if (in.has_axes) {
     n = in.n_axes;
     if (n < 1 || n > rank)
-      return Status::Range("axes: must list between 1 and " + int_text(rank) +
-                           " axes, got " + int_text(n));
+      return Status::Range("axes: must list between 1 and " + int_text(rank) + " axes, got " +
+                           int_text(n));
     bool seen[kMaxRank] = {};
     for (int j = 0; j < n; ++j) {
       int32_t a = in.axes[j];
@@ -70,8 +72,8 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
     for (int j = 0; j < n; ++j) {
       double s = in.roi[j], e = in.roi[n + j];
       if (!std::isfinite(s) || !std::isfinite(e))
-        return Status::Range("roi: values must be finite, got [" + num_text(s) + ", " + num_text(e) +
-                             "] for axis " + int_text(axes[j]));
+        return Status::Range("roi: values must be finite, got [" + num_text(s) + ", " +
+                             num_text(e) + "] for axis " + int_text(axes[j]));
       geo->axis[axes[j]].roi_start = s;
       geo->axis[axes[j]].roi_end = e;
     }
@@ -88,9 +90,10 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
       g.scale_den = 1.0;
       // Row 6 (and row 5 for tf_crop_and_resize): floor(in * scale) in double. ONNX
       // Runtime multiplies in float32 (compat), which can round 8.99999997 up to 9.
-      double o = attrs.compat == Compat::OnnxRuntime
-                     ? std::floor(static_cast<double>(static_cast<float>(s) * static_cast<float>(g.in)))
-                     : std::floor(static_cast<double>(g.in) * s);
+      double o =
+          attrs.compat == Compat::OnnxRuntime
+              ? std::floor(static_cast<double>(static_cast<float>(s) * static_cast<float>(g.in)))
+              : std::floor(static_cast<double>(g.in) * s);
       if (!(o <= static_cast<double>(kMaxAxisLength)))  // NaN too (compat: inf * 0)
         return Status::Range("scales: output length " + num_text(o) + " of axis " +
                              int_text(axes[j]) + " exceeds 2^31-1");
@@ -105,8 +108,8 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
       return Status::Range("sizes: must be non-negative, got " + int_text(in.sizes[j]) +
                            " for axis " + int_text(axes[j]));
     if (in.sizes[j] > kMaxAxisLength)
-      return Status::Range("sizes: " + int_text(in.sizes[j]) + " for axis " +
-                           int_text(axes[j]) + " exceeds 2^31-1");
+      return Status::Range("sizes: " + int_text(in.sizes[j]) + " for axis " + int_text(axes[j]) +
+                           " exceeds 2^31-1");
   }
   if (attrs.compat == Compat::OnnxRuntime) {
     // ONNX Runtime: float32 ratios f32(out) / f32(in); with a policy, their min or max, and
@@ -155,7 +158,10 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
   for (int j = 0; j < n; ++j) {
     const AxisGeometry& g = geo->axis[axes[j]];
     if (g.in == 0) continue;
-    if (best < 0) { best = j; continue; }
+    if (best < 0) {
+      best = j;
+      continue;
+    }
     const AxisGeometry& b = geo->axis[axes[best]];
     // Compare sizes[j]/in_j with sizes[best]/in_best exactly: cross-multiplied in double
     // is exact for lengths below 2^26; beyond that the error is far below one output pixel.
@@ -175,8 +181,7 @@ Status resize_geometry(const ResizeAttrs& attrs, const ResizeInputs& in, int ran
     g.scale_den = sden;
     double o = std::floor(scale * static_cast<double>(g.in) + 0.5);
     if (!(o <= static_cast<double>(kMaxAxisLength)))
-      return Status::Range("sizes: output length of axis " + int_text(axes[j]) +
-                           " exceeds 2^31-1");
+      return Status::Range("sizes: output length of axis " + int_text(axes[j]) + " exceeds 2^31-1");
     g.out = static_cast<int64_t>(o);
   }
   return Status::Ok();

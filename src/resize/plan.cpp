@@ -79,7 +79,8 @@ double onnxruntime(CoordMode mode, double xd, const AxisGeometry& g) {
       const float off = c * (1.0f - adj);
       // this line in double, rounded to float32 once (measured: 0 of 690 random nearest
       // draws differ; all-float32 arithmetic, or double without the rounding, do)
-      return static_cast<float>(static_cast<double>(off) + (xd + 0.5) / static_cast<double>(s) - 0.5);
+      return static_cast<float>(static_cast<double>(off) + (xd + 0.5) / static_cast<double>(s) -
+                                0.5);
     }
   }
   return xd;
@@ -185,8 +186,8 @@ void filter_taps(const ResizeAttrs& attrs, double x, double scale, RawTaps* t) {
   double sum = 0.0;
   for (int64_t i = start; i < end; ++i) {
     const double arg = (static_cast<double>(i) - ratio) * scale;
-    const double w = cubic ? cubic_kernel(arg, attrs.cubic_a)
-                           : std::fmax(0.0, 1.0 - std::fabs(arg));
+    const double w =
+        cubic ? cubic_kernel(arg, attrs.cubic_a) : std::fmax(0.0, 1.0 - std::fabs(arg));
     t->w[i - start] = w;
     sum += w;
   }
@@ -252,8 +253,10 @@ static Status build_simd_pairs(int K, const Buffer<int64_t>& window, int64_t lim
     const bool fit = windows_fit(q, dt, k0);
     bool ok = fit, ok_d = fit;
     for (int j = 0; j < 8; ++j) {
-      ok = ok && std::memcmp(&p->weight_f[(8 * q + j) * K], p->pair_w[j % 2], sizeof(float) * K) == 0;
-      ok_d = ok_d && std::memcmp(&p->weight[(8 * q + j) * K], p->pair_wd[j % 2], sizeof(double) * K) == 0;
+      ok = ok &&
+           std::memcmp(&p->weight_f[(8 * q + j) * K], p->pair_w[j % 2], sizeof(float) * K) == 0;
+      ok_d = ok_d &&
+             std::memcmp(&p->weight[(8 * q + j) * K], p->pair_wd[j % 2], sizeof(double) * K) == 0;
     }
     p->blk_pair[q] = static_cast<uint8_t>((ok ? 1 : 0) | (ok_d ? 2 : 0));
     p->pairs += ok ? 1 : 0;
@@ -318,7 +321,8 @@ static Status build_simd_blocks(const AxisGeometry& g, int K, const Buffer<int64
       const int64_t o = o0 + j;
       const int d = static_cast<int>(window[o] - base);
       dense = dense && d <= 3 && p->count[o] == K;
-      for (int byte = 0; byte < 4; ++byte) p->blk_mask[b * 16 + j * 4 + byte] = uint8_t(4 * d + byte);
+      for (int byte = 0; byte < 4; ++byte)
+        p->blk_mask[b * 16 + j * 4 + byte] = uint8_t(4 * d + byte);
       // Spread the compacted taps back onto the window; absent positions weigh 0.
       for (int k = 0; k < K; ++k) {
         p->blk_w[(b * K + k) * 4 + j] = 0.0f;
@@ -394,7 +398,11 @@ Status build_axis_plan(const ResizeAttrs& attrs, const AxisGeometry& g, AxisPlan
       if (simd_form) window[o] = -1;
       p->any_outside |= outside;
       p->count[o] = 0;
-      for (int k = 0; k < K; ++k) { idx[k] = 0; w[k] = 0.0; wf[k] = 0.0f; }
+      for (int k = 0; k < K; ++k) {
+        idx[k] = 0;
+        w[k] = 0.0;
+        wf[k] = 0.0f;
+      }
       identity = false;
       continue;
     }

@@ -59,15 +59,15 @@ double cubic_kernel(double s, double a);
 struct AxisPlan {
   int64_t in = 0;
   int64_t out = 0;
-  int taps = 0;            // K: the most taps any output uses; rows of index/weight have K
-  bool identity = false;   // out == in and every output copies its own input index
+  int taps = 0;           // K: the most taps any output uses; rows of index/weight have K
+  bool identity = false;  // out == in and every output copies its own input index
   bool any_outside = false;
-  Buffer<int32_t> count;   // [out]: taps in use, the first count[o] of the row; zero
-                           // weights are dropped, so an output reads only what it weighs
-  Buffer<int32_t> index;   // [out * K]: input indices in [0, in)
-  Buffer<double> weight;   // [out * K]: weights in use sum to 1
-  Buffer<float> weight_f;  // the same weights in float, for float32 kernels
-  Buffer<uint8_t> outside; // [out]: 1 where the output takes extrapolation_value
+  Buffer<int32_t> count;    // [out]: taps in use, the first count[o] of the row; zero
+                            // weights are dropped, so an output reads only what it weighs
+  Buffer<int32_t> index;    // [out * K]: input indices in [0, in)
+  Buffer<double> weight;    // [out * K]: weights in use sum to 1
+  Buffer<float> weight_f;   // the same weights in float, for float32 kernels
+  Buffer<uint8_t> outside;  // [out]: 1 where the output takes extrapolation_value
   // [out], for 2 <= K <= 255 (else empty): n where the output's n = count >= 2 taps are n
   // consecutive inputs, else 0 (the unrolled form of resize_pass_inner_rows4, n == K <= 8;
   // the run loops of the channels-last kernels and of uint8's wide form, any n). Taps of
@@ -79,11 +79,11 @@ struct AxisPlan {
   // 4 whose K taps are consecutive input indices inside the input, all within 8 inputs
   // from the block's base. Such a block loads 8 inputs and shuffles each tap's 4 lanes out
   // of them (see resize_pass_inner_simd). Other blocks run the scalar loop.
-  int64_t blocks = 0;       // out / 4 when the form exists, else 0
-  Buffer<int32_t> blk_base; // [blocks]: first input index of the 8 loaded, or -1 (scalar)
-  Buffer<uint8_t> blk_mask; // [blocks * 16]: byte indices of tap 0 for lanes 0..3
-  Buffer<float> blk_w;      // [blocks * K * 4]: weights, tap-major
-  Buffer<uint32_t> blk_nz;  // [blocks * K * 4]: all ones where the weight is not 0
+  int64_t blocks = 0;        // out / 4 when the form exists, else 0
+  Buffer<int32_t> blk_base;  // [blocks]: first input index of the 8 loaded, or -1 (scalar)
+  Buffer<uint8_t> blk_mask;  // [blocks * 16]: byte indices of tap 0 for lanes 0..3
+  Buffer<float> blk_w;       // [blocks * K * 4]: weights, tap-major
+  Buffer<uint32_t> blk_nz;   // [blocks * K * 4]: all ones where the weight is not 0
   // [blocks]: 1 where the block is "dense": every output uses all K taps (none dropped)
   // and starts within 4 inputs of base, so tap k of all 4 lanes comes from one 4-input
   // load at base + k and the tap-0 mask: one load, one shuffle, no masking per tap.
@@ -100,9 +100,10 @@ struct AxisPlan {
   // x[m] are; the blocks need not be dense then (the odd outputs' loads are checked).
   // The same in double (resize_pass_inner_pairs_f64): pair_wd, and bit 2 of blk_pair where
   // the pair's double weights equal them bit for bit.
-  Buffer<uint8_t> blk_pair;  // [blocks / 2]: bit 1 where pair q has the form (float), bit 2 (double)
-  int64_t pairs = 0;         // how many pairs have it in float (0: blk_pair may be empty)
-  int64_t pairs_d = 0;       // ... in double
+  Buffer<uint8_t>
+      blk_pair;         // [blocks / 2]: bit 1 where pair q has the form (float), bit 2 (double)
+  int64_t pairs = 0;    // how many pairs have it in float (0: blk_pair may be empty)
+  int64_t pairs_d = 0;  // ... in double
   int pair_dt = 0;
   int pair_k0 = 0;
   float pair_w[2][4] = {};
@@ -120,7 +121,6 @@ struct AxisPlan {
   float tri_w[3][2] = {};
 };
 
-
 // The kernels' own tables, built with the plan (resize_plan) and read-only afterwards.
 
 // Nearest (resize/kernels_nearest.h): a stretch of an output row: 16-byte blocks [b0, b1) of the
@@ -133,11 +133,11 @@ struct NearestSegment {
 
 // Nearest: the gather's tables for one element size.
 struct NearestTables {
-  size_t elem_size = 0;  // the element size the tables were built for (0: none)
-  int last = -1;         // the last axis that is not an identity (-1: a plain copy)
-  int64_t unit = 0;      // bytes of one output of axis last
-  int64_t row_bytes = 0; // bytes of one output row
-  int64_t rows = 0;      // output rows (positions of the axes before last)
+  size_t elem_size = 0;   // the element size the tables were built for (0: none)
+  int last = -1;          // the last axis that is not an identity (-1: a plain copy)
+  int64_t unit = 0;       // bytes of one output of axis last
+  int64_t row_bytes = 0;  // bytes of one output row
+  int64_t rows = 0;       // output rows (positions of the axes before last)
   // [a][o]: byte offset in X of output index o of axis a, for a <= last.
   Buffer<int64_t> offsets[kMaxRank];
   // unit < 16 (SIMD builds only): per 16-byte block of an output row, the window's start
@@ -160,10 +160,10 @@ struct FixedTables {
   // exact are raised so that the final shift is a constant: sh = 7 when h runs alone,
   // else sh + sv = 8 (sv = 8 when v runs alone).
   int sh = 0, sv = 0;
-  int kh = 0, kv = 0;  // taps per output (rows of wh / wv)
-  int64_t c = 1;       // elements after h: one output of h is c lanes
-  Buffer<uint8_t> wh;  // [out_h * kh]: h's weights times 2^sh
-  Buffer<uint16_t> wv; // [out_v * kv]: v's weights times 2^sv
+  int kh = 0, kv = 0;   // taps per output (rows of wh / wv)
+  int64_t c = 1;        // elements after h: one output of h is c lanes
+  Buffer<uint8_t> wh;   // [out_h * kh]: h's weights times 2^sh
+  Buffer<uint16_t> wv;  // [out_v * kv]: v's weights times 2^sv
   // h's pass in blocks of 16 output lanes (lane = output * c + element): per block, the
   // window's first byte in the input row (-1: lanes one by one), whether the window is 32
   // bytes (two loads), and per tap 16 shuffle indices and 16 weights.

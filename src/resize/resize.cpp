@@ -17,8 +17,8 @@
 #include "core/optimize.h"
 #include "resize/exact.h"
 #include "resize/exec.h"
-#include "resize/kernels_fixed.h"
 #include "resize/kernels.h"
+#include "resize/kernels_fixed.h"
 #include "resize/kernels_nearest.h"
 
 namespace osw {
@@ -49,7 +49,8 @@ OSW_MINSIZE static double pass_order_cost(const ResizePlan& plan, const int* ord
     // RGBA 1080p -> 360p linear antialias: 3.7 -> 3.0 ms, cubic 7.1 -> 5.0; 2-tap plans keep
     // the inner axis first, where 2x downscaling has its own pass over two rows.)
     const double per_tap = inner > 4 || (inner == 4 && ap.taps < 4) ? 0.3
-                         : inner == 4 ? 0.4 : (ap.blocks > 0 ? 0.4 : 1.0);
+                           : inner == 4                             ? 0.4
+                                                                    : (ap.blocks > 0 ? 0.4 : 1.0);
     cost += n * ap.taps * per_tap;
   }
   return cost;
@@ -154,7 +155,8 @@ static Status build_kernel_tables(ResizePlan* plan) {
   build_schedule(*plan, false, &plan->schedule[0]);
   build_schedule(*plan, true, &plan->schedule[1]);
   // uint8 in integers where exact (resize/kernels_fixed.h); compat rounding keeps the float path.
-  if ((any || type == DType::UInt8) && plan->attrs.compat == Compat::Onnx && !plan->opts.fixed_disable)
+  if ((any || type == DType::UInt8) && plan->attrs.compat == Compat::Onnx &&
+      !plan->opts.fixed_disable)
     build_fixed_tables(*plan, plan->opts.fixed_force, &plan->fixed);
   return Status::Ok();
 }
@@ -248,7 +250,8 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
     return ra != rb ? ra < rb : a > b;
   };
   for (int i = 1; i < plan->n_passes; ++i)
-    for (int j = i; j > 0 && before(plan->order[j], plan->order[j - 1]); --j) std::swap(plan->order[j], plan->order[j - 1]);
+    for (int j = i; j > 0 && before(plan->order[j], plan->order[j - 1]); --j)
+      std::swap(plan->order[j], plan->order[j - 1]);
   if (plan->n_passes >= 2 && plan->n_passes <= 5) {
     int perm[kMaxRank], best[kMaxRank];
     const int np = plan->n_passes;
@@ -270,8 +273,14 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
 
 static bool is_integer(DType t) {
   switch (t) {
-    case DType::UInt8: case DType::Int8: case DType::UInt16: case DType::Int16:
-    case DType::Int32: case DType::UInt32: case DType::Int64: case DType::UInt64: return true;
+    case DType::UInt8:
+    case DType::Int8:
+    case DType::UInt16:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::UInt32:
+    case DType::Int64:
+    case DType::UInt64: return true;
     default: return false;
   }
 }
@@ -388,7 +397,8 @@ static void decide(const ResizePlan& plan, const TensorView& x, ResizeWorkspace*
   bool in_float = false;
   resize_exact_taps_check(plan, &shared->exact.p);
   shared->eps = resize_exact_eps(plan, x, &shared->eps_d, &in_float, &shared->exact.p);
-  if ((x.type == DType::Int32 || x.type == DType::UInt32) && in_float) shared->int_compute = DType::Float32;
+  if ((x.type == DType::Int32 || x.type == DType::UInt32) && in_float)
+    shared->int_compute = DType::Float32;
 }
 
 OSW_MINSIZE
@@ -415,10 +425,9 @@ static Status prepare_shared(const ResizePlan& plan, const RunLayout& lay, DType
 }
 
 // Bookkeeping per part, not a hot loop: compiled for size (and kept out of run_range).
-OSW_MINSIZE __attribute__((noinline))
-static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin,
-                            int64_t end, const TensorView& x, TensorView* y,
-                            ResizeWorkspace* shared, ResizeWorkspace* ws) {
+OSW_MINSIZE __attribute__((noinline)) static Status run_converted(
+    const ResizePlan& plan, const RunLayout& lay, int s, int64_t begin, int64_t end,
+    const TensorView& x, TensorView* y, ResizeWorkspace* shared, ResizeWorkspace* ws) {
   // A step of the float32 (float64) run, from the shared widened X. The steps before the
   // last write the shared intermediates; the last one writes Y in the compute type in
   // parts of about kConvertPart elements into this thread's own buffer, each narrowed into
@@ -445,7 +454,8 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
     xv.data = shared->xf.data();
   }
   auto step = [&](int64_t b, int64_t e) {
-    if (lay.convert_to == DType::Float32) return resize_range_hot(plan, f, s - s0, b, e, xv, &yv, shared, ws);
+    if (lay.convert_to == DType::Float32)
+      return resize_range_hot(plan, f, s - s0, b, e, xv, &yv, shared, ws);
     return resize_range_cold(plan, f, s - s0, b, e, xv, &yv, shared, ws);
   };
   if (s + 1 < lay.n_steps) {
@@ -458,7 +468,8 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   // (At least 16 units where they are rows of up to 2^17 elements: a streamed step starts
   // its row cache again for every part, and 4-row parts of a 1080p RGBA cubic upsampling
   // computed 2.5x the inner pass's rows: 36 ms against 23 ms with 16.)
-  int64_t part = std::max<int64_t>(kConvertPart / per_unit, std::min<int64_t>(16, (kConvertPart << 4) / per_unit));
+  int64_t part = std::max<int64_t>(kConvertPart / per_unit,
+                                   std::min<int64_t>(16, (kConvertPart << 4) / per_unit));
   // Under a small maxBytes (createSampler({ maxBytes })), smaller parts down to one unit
   // rather than a failed call. Sized by the step, not by the range: the same for every
   // split (under a small maxBytes a run fails or succeeds alike on any thread count).
@@ -474,7 +485,7 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
   double eps_d = shared->eps_d;  // (resize_prepare_shared: once per run, not per range)
   double eps = exact ? shared->eps : 0.0;
   if (lay.convert_to == DType::Float64 && dtype_size(y->type) <= 2) {  // run in double: its
-    eps = eps_d;                                                        // bound, no recheck
+    eps = eps_d;                                                       // bound, no recheck
     eps_d = 1;
   }
   const double dmax = exact ? resize_exact_dmax(plan) : INFINITY;
@@ -491,10 +502,15 @@ static Status run_converted(const ResizePlan& plan, const RunLayout& lay, int s,
     const int64_t at = b * per_unit, n = (e - b) * per_unit;
     unsigned char* w = ws->wide.data();
     const int64_t done = exact && !dbl
-        ? resize_exact_narrow(plan, x, reinterpret_cast<const float*>(w), y, at, n, eps, eps_d, cache, dmax) : 0;
-    if (snap && eps > 0) resize_exact_snap(w + done * es, dbl, n - done, eps, int(plan.attrs.compat));
+                             ? resize_exact_narrow(plan, x, reinterpret_cast<const float*>(w), y,
+                                                   at, n, eps, eps_d, cache, dmax)
+                             : 0;
+    if (snap && eps > 0)
+      resize_exact_snap(w + done * es, dbl, n - done, eps, int(plan.attrs.compat));
     resize_narrow_converted(plan, w + done * es, dbl, y, at + done, n - done);
-    if (exact && !snap) resize_exact_fix(plan, x, w + done * es, dbl, y, at + done, n - done, eps, eps_d, cache, dmax);
+    if (exact && !snap)
+      resize_exact_fix(plan, x, w + done * es, dbl, y, at + done, n - done, eps, eps_d, cache,
+                       dmax);
     b = e;
   }
   return Status::Ok();
@@ -558,7 +574,8 @@ Status resize_execute_range(const ResizePlan& plan, int s, int64_t begin, int64_
   OSW_RETURN_IF_ERROR(run_layout(plan, x.type, shared, &lay));
   if (s < 0 || s >= lay.n_steps) return Status::Range("resize: no such step");
   const int64_t units = step_units(plan, lay, s);
-  if (begin < 0 || end > units || begin > end) return Status::Range("resize: range outside the step");
+  if (begin < 0 || end > units || begin > end)
+    return Status::Range("resize: range outside the step");
   return run_range(plan, lay, s, begin, end, x, y, shared, ws);
 }
 
@@ -573,8 +590,10 @@ Status resize_finish(const ResizePlan& plan, TensorView* y) {
   bool any_outside = false;
   for (int a = 0; a < plan.rank; ++a) any_outside = any_outside || plan.axis[a].any_outside;
   if (!any_outside) return Status::Ok();
-  if (is_hot(y->type)) resize_finish_hot(plan, y);
-  else resize_finish_cold(plan, y);
+  if (is_hot(y->type))
+    resize_finish_hot(plan, y);
+  else
+    resize_finish_cold(plan, y);
   return Status::Ok();
 }
 

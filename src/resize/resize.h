@@ -25,10 +25,10 @@ struct ResizeOptions {
   // The element type the plan will run (its kernels' tables are built for it alone), or
   // Undefined: every type.
   DType type = DType::Undefined;
-  bool fixed_disable = false;    // uint8: never take the integer form (the float path runs)
-  bool fixed_force = false;      // uint8: take it whenever exact, even where few blocks vectorise
-  bool nearest_scalar = false;   // nearest: no SIMD blocks, no merged runs
-  bool nearest_no_reuse = false; // nearest: gather every row, even one equal to the previous
+  bool fixed_disable = false;     // uint8: never take the integer form (the float path runs)
+  bool fixed_force = false;       // uint8: take it whenever exact, even where few blocks vectorise
+  bool nearest_scalar = false;    // nearest: no SIMD blocks, no merged runs
+  bool nearest_no_reuse = false;  // nearest: gather every row, even one equal to the previous
   // The most bytes one allocation may take, for the plan's tables and for every run of the
   // plan (its workspaces' buffers): larger ones fail with a RangeError naming the limit.
   int64_t max_bytes = kDefaultMaxBytes;
@@ -112,11 +112,12 @@ struct ExactCache {
 // Everything a run writes besides Y. One owner (a caller, a thread); reset() frees it all.
 // Buffers grow as runs need them and are kept, so repeated runs do not allocate.
 struct ResizeWorkspace {
-  Buffer<unsigned char> tmp[2];   // TmpA, TmpB: whole intermediates
-  Buffer<unsigned char> rows;     // a streamed pair's row cache or row group; uint8's sums
-  Buffer<float> strip;            // the transposed strip of the 4-row kernel
-  Buffer<unsigned char> wide;     // a run in parts (converted types, uint8): a part of Y in the compute type
-  Buffer<unsigned char> xf;       // a converted run: X widened to float32 or float64 (resize/exec.h)
+  Buffer<unsigned char> tmp[2];  // TmpA, TmpB: whole intermediates
+  Buffer<unsigned char> rows;    // a streamed pair's row cache or row group; uint8's sums
+  Buffer<float> strip;           // the transposed strip of the 4-row kernel
+  Buffer<unsigned char>
+      wide;  // a run in parts (converted types, uint8): a part of Y in the compute type
+  Buffer<unsigned char> xf;  // a converted run: X widened to float32 or float64 (resize/exec.h)
   // What resize_prepare_shared() decides once per run from X's values (the shared
   // workspace's; every range reads them): for 32-bit integer X, Float32 where the plan
   // computes this X exactly in float32 (resize/exact.h), else Undefined (float64, their

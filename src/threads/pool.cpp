@@ -45,7 +45,8 @@ bool spin_until(Done done) {
       if (done()) return true;
       cpu_relax();
     }
-    const std::chrono::duration<double, std::micro> spent = std::chrono::steady_clock::now() - start;
+    const std::chrono::duration<double, std::micro> spent =
+        std::chrono::steady_clock::now() - start;
     if (spent.count() > kSpinMicros) return done();
   }
 }

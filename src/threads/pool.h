@@ -3,8 +3,8 @@
 // a number of tasks and a callable (resize/parallel.h, gridsample/parallel.h,
 // affinegrid/parallel.h), and the pool runs it.
 //
-// OSW_HAVE_THREADS (core/types.h) is the one switch, as OSW_HAVE_SIMD is for SIMD (core/simd.h): 1 in
-// a wasm build with -pthread (__EMSCRIPTEN_PTHREADS__) and in a native build that defines
+// OSW_HAVE_THREADS (core/types.h) is the one switch, as OSW_HAVE_SIMD is for SIMD (core/simd.h): 1
+// in a wasm build with -pthread (__EMSCRIPTEN_PTHREADS__) and in a native build that defines
 // OSW_THREADS=1 (with -pthread: tests/native's ASan and TSAN builds); 0 everywhere else (the
 // default single-threaded osw.wasm, the scalar native build). With 0 the pool is a stub that
 // runs every task on the caller and reports 1 thread, and no thread, mutex or atomic is
@@ -31,8 +31,8 @@
 #include "core/types.h"  // (OSW_HAVE_THREADS)
 
 #if OSW_HAVE_THREADS
-#include <atomic>
 #include <pthread.h>
+#include <atomic>
 #endif
 
 #include <utility>
@@ -78,7 +78,8 @@ class ThreadPool {
 
   template <typename F>
   void run(int64_t tasks, F& f) {
-    run(tasks, [](void* c, int64_t task, int thread) { (*static_cast<F*>(c))(task, thread); },
+    run(
+        tasks, [](void* c, int64_t task, int thread) { (*static_cast<F*>(c))(task, thread); },
         static_cast<void*>(&f));
   }
 
@@ -109,10 +110,10 @@ class ThreadPool {
   void* ctx_ = nullptr;
   int64_t tasks_ = 0;
   std::atomic<uint64_t> gen_{0};
-  std::atomic<int64_t> next_{0};    // the next task to claim
-  std::atomic<int> inside_{0};      // workers inside the current job
-  std::atomic<int> entered_{0};     // workers that entered the current job (set_all_join)
-  std::atomic<int> sleepers_{0};    // workers asleep on wake_ (or about to be)
+  std::atomic<int64_t> next_{0};  // the next task to claim
+  std::atomic<int> inside_{0};    // workers inside the current job
+  std::atomic<int> entered_{0};   // workers that entered the current job (set_all_join)
+  std::atomic<int> sleepers_{0};  // workers asleep on wake_ (or about to be)
   std::atomic<bool> stop_{false};
   // Sleep and wake-up after a short spin (kSpinMicros in threads/pool.cpp), on futexes, with no
   // mutex: workers sleep on wake_seq_ (bumped for every job and for stop); the caller sleeps
