@@ -9,7 +9,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const packageDir = process.env.OSW_PACKAGE ? resolve(process.env.OSW_PACKAGE) : repoRoot;
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+// The other pages whose js / ts blocks must compile too.
+const DOC_FILES = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
 // The README's code blocks: [language, code, line].
 function codeBlocks(text) {
@@ -44,9 +46,8 @@ function uses(code, name) {
   return new RegExp(`(^|[^.\\w'])${name}\\b`, 'm').test(code.replace(/\/\/.*$/gm, ''));
 }
 
-const blocks = codeBlocks(readme);
 const sources = [];
-for (const [lang, code, line] of blocks) {
+for (const [file, lang, code, line] of DOC_FILES.flatMap((f) => codeBlocks(readFileSync(join(repoRoot, f), 'utf8')).map((b) => [f, ...b]))) {
   let body = code;
   if (lang === 'html') {
     const m = code.match(/<script type="module">([\s\S]*?)<\/script>/);
@@ -56,11 +57,12 @@ for (const [lang, code, line] of blocks) {
     continue;
   }
   const prelude = Object.keys(CONTEXT).filter((n) => uses(body, n) && !defines(body, n)).map((n) => CONTEXT[n]);
-  sources.push({ name: `block-line-${line}.mts`, line, lang, text: `${prelude.join('\n')}\n${body}\nexport {};\n`, usesOrt: /onnxruntime-web/.test(body), usesNode: /from 'node:/.test(body) });
+  sources.push({ name: `${file.replace(/\W/g, '_')}-line-${line}.mts`, file, line, lang, text: `${prelude.join('\n')}\n${body}\nexport {};\n`, usesOrt: /onnxruntime-web/.test(body), usesNode: /from 'node:/.test(body) });
 }
 
-test('README.md has the code blocks this test compiles', () => {
-  assert.ok(sources.length >= 9, `${sources.length} blocks`);
+test('README.md and docs/ have the code blocks this test compiles', () => {
+  assert.ok(sources.filter((s) => s.file === 'README.md').length >= 9, `${sources.length} blocks`);
+  assert.ok(sources.some((s) => s.file === 'docs/api.md'), 'docs/api.md blocks are compiled');
   assert.ok(sources.some((s) => s.lang === 'ts' && s.usesOrt), 'a TypeScript block with onnxruntime-web');
   assert.ok(sources.some((s) => s.lang === 'html'), 'the html block\'s module script');
 });
@@ -81,8 +83,24 @@ test('README.md: links are absolute or in-page, and the semantics file has its r
     assert.ok(m, l);
     assert.equal(`https://github.com/${m[1] || m[3]}`, repoUrl, `${l} points into package.json's repository`);
     const path = m[2] || m[4];
-    if (path) assert.ok(existsSync(join(repoRoot, path)), `${path} exists in the repository`);
+    if (path) assert.ok(existsSync(join(repoRoot, path.replace(/#.*$/, ''))), `${path} exists in the repository`);
   }
+});
+
+// Every name dist/index.d.ts exports (its own and those it re-exports from image.d.ts) is
+// documented in docs/api.md, as `Name` in backquotes.
+export function undocumentedExports(dts, api) {
+  const names = new Set([...dts.matchAll(/^export (?:declare )?(?:type|interface|function|const|class) (\w+)/gm)].map((m) => m[1]));
+  for (const m of dts.matchAll(/^export type \{([^}]*)\} from/gm)) for (const n of m[1].match(/\w+/g)) names.add(n);
+  return [...names].filter((n) => !api.includes('`' + n + '`'));
+}
+
+test('every export of dist/index.d.ts is documented in docs/api.md', () => {
+  const dts = readFileSync(join(packageDir, 'dist', 'index.d.ts'), 'utf8');
+  const api = readFileSync(join(repoRoot, 'docs', 'api.md'), 'utf8');
+  assert.ok(/export function createSampler/.test(dts));
+  assert.deepEqual(undocumentedExports(dts, api), []);
+  assert.deepEqual(undocumentedExports(dts + '\nexport interface NotDocumentedAnywhere {}\n', api), ['NotDocumentedAnywhere'], 'the check is live');
 });
 
 function compileAll(tscJs, label, files, types = []) {
@@ -124,7 +142,7 @@ test(`every README block compiles under tsc --strict with the oldest TypeScript 
   // The declarations of onnxruntime-web 1.30 and of the current @types/node need a newer
   // TypeScript than ours: the blocks that import them are left to the test above.
   const blocks = sources.filter((s) => !s.usesOrt && !s.usesNode);
-  assert.ok(blocks.length >= sources.length - 2);
+  for (const f of DOC_FILES) assert.ok(sources.filter((s) => s.file === f && (s.usesOrt || s.usesNode)).length <= 2, `${f}: at most 2 blocks left out`);
   compileAll(TSC_MIN, 'typescript-min', blocks);
 });
 
