@@ -47,7 +47,11 @@
 
 #include "core/elem.h"
 #include "core/exact_int.h"
-#include "gridsample/exec.h"
+#include "gridsample/coordinates.h"
+#include "gridsample/exact.h"
+#include "gridsample/kernels_generic.h"
+#include "gridsample/plan.h"
+#include "gridsample/workspace.h"
 
 namespace osw {
 namespace gs_exec {

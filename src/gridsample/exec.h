@@ -1,17 +1,20 @@
-// gridsample/exec.h: a GridSample run over a range of the output (internal to the library).
+// gridsample/exec.h: a GridSample run over a range of the output, as templates over the
+// storage type T, the grid type G and the offset type Off (internal to the library).
 //
-// Templates over the storage type T, the grid type G and the offset type Off, included by
-// two translation units so that the build can optimise them differently:
+// Included by two translation units so that the build can optimise them differently:
 // gridsample/gridsample.cpp instantiates float32 (the fast 2-D path's type) for speed,
-// gridsample/exec_cold.cpp every other type for size (CMakeLists.txt compiles it with -Oz).
-// Same results either way. The paths: gridsample/kernels_generic.h (any rank and type) and
-// gridsample/kernels_fast2d.h (float32 X, 2-D, linear and cubic).
+// gridsample/exec_cold.cpp float64 and the converted types for size (the optimisation
+// levels in CMakeLists.txt). Same results either way. The paths: gridsample/kernels_generic.h
+// (any rank and type) and gridsample/kernels_fast2d.h (float32 X, 2-D, linear and cubic).
 #pragma once
 
 #include <limits>
 
+#include "gridsample/exec_run.h"
 #include "gridsample/kernels_fast2d.h"
 #include "gridsample/kernels_generic.h"
+#include "gridsample/plan.h"
+#include "gridsample/workspace.h"
 
 namespace osw {
 namespace gs_exec {
@@ -40,10 +43,10 @@ Status dispatch_offsets(const GridSamplePlan& plan, const GridSampleRange& range
   const T* xp = static_cast<const T*>(x.data);
   const G* gp = static_cast<const G*>(grid.data);
   T* yp = static_cast<T*>(y->data);
-  // In wasm32 a plane of elements of 2 bytes or more has fewer than 2^31 of them (memory
-  // is at most 4 GiB), so int32 offsets always do there and the int64 kernels are not
-  // built for those types (plan.wide_offsets is then false; native builds run them).
-  constexpr bool kNarrowOnly = sizeof(void*) == 4 && sizeof(T) >= 2;
+  // Where the build has no int64 kernels for T (has_wide_offsets in gridsample/plan.h:
+  // wasm32, elements of 2 bytes or more), plan.wide_offsets is false and only the int32
+  // kernels are instantiated.
+  constexpr bool kNarrowOnly = !has_wide_offsets(sizeof(T));
   if constexpr (kNarrowOnly) {
     if (plan.geo.in_size > std::numeric_limits<int32_t>::max())
       return Status::Range("GridSample: an X plane too large for this build");
@@ -61,28 +64,6 @@ Status dispatch_grid(const GridSamplePlan& plan, const GridSampleRange& range, c
   return dispatch_offsets<T, double>(plan, range, x, grid, y, ws);
 }
 
-// Integer X (gridsample/exact.cpp): the outputs of c_count planes (X's from x.data, Y's
-// from y) at locations [j_begin, j_end) of the batch item whose grid starts at grid_n,
-// computed in float (8/16-bit) or double as src (plane c at c * out_size): those within the
-// computation's error of a rounding boundary are decided again from their exact value.
-// 8- to 32-bit: before the narrowing, each decision written into src (an integer, or the
-// boundary the narrowing rounds by the rule); 64-bit: after it, into Y. False: out of memory
-// (a tap table of plan.max_taps).
-bool exact_fix(const GridSamplePlan& plan, const TensorView& x, const void* grid_n, int64_t c_count,
-               int64_t j_begin, int64_t j_end, void* src, void* y, GridSampleWorkspace* ws);
-
-// Whether int64 offsets are built for X elements of es bytes (see dispatch_offsets).
-constexpr bool has_wide_offsets(size_t es) { return !(sizeof(void*) == 4 && es >= 2); }
-
 }  // namespace gs_exec
-
-// float32 X (gridsample/gridsample.cpp).
-Status gridsample_run_hot(const GridSamplePlan& plan, const GridSampleRange& range,
-                          const TensorView& x, const TensorView& grid, TensorView* y,
-                          GridSampleWorkspace* ws);
-// Every other X type (gridsample/exec_cold.cpp).
-Status gridsample_run_cold(const GridSamplePlan& plan, const GridSampleRange& range,
-                           const TensorView& x, const TensorView& grid, TensorView* y,
-                           GridSampleWorkspace* ws);
 
 }  // namespace osw

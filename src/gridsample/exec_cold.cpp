@@ -4,6 +4,7 @@
 // conversions (core/convert.h), as Resize does: one instantiation of the kernels instead of one
 // per type, the same bytes (docs/architecture.md, "GridSample: converted types").
 #include "core/convert.h"
+#include "gridsample/exact.h"
 #include "gridsample/exec.h"
 
 namespace osw {

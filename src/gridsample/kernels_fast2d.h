@@ -1,12 +1,60 @@
 // gridsample/kernels_fast2d.h: GridSample's 2-D fast path for float32 X, linear and cubic
-// (internal to the library; gridsample/gridsample.cpp states its rules and its order of summation).
+// (internal to the library; gs::Tuning::generic turns it off): its rules, its order of
+// summation, and its code.
 //
-// Four parts, each on its own:
-//   - classify_location(): a pure function of one grid vector: its location is a zeros run
-//     (every tap outside X, zeros padding), fast (the whole 2x2 / 4x4 footprint inside X,
-//     every weight non-zero: top-left offset and weights), or generic. Scalar and SIMD
-//     twins of one signature side by side; the scalar one always builds, so that a test
-//     compares them bit for bit in one binary.
+// The same steps as the generic path, specialised. A block is whole rows of the output
+// (gs_exec::kFastBlock, kFastBlockLinear, fewer under a small allocation limit; a longer
+// row is cut into parts), so that one channel's pass over a block writes one contiguous run
+// of Y. With more than one block in a range, two plans alternate (pipeline_blocks): the next
+// block is planned a few rows after each channel of the current one, so that planning runs
+// between the gathers. Reads in order (touch_in_order) bring X into cache before the
+// gathers, which follow the grid in any direction: cubic reads X of at most kTouchMaxBytes
+// per batch item once; linear, before each channel's pass over a block, the rows of that
+// plane the block's fast locations reach, when they are at most kTouchBandBytes and the
+// block's first output row crosses 3 or more rows of X (an output row that runs along a row
+// of X is read in order by the gathers themselves).
+//   plan:   classify_location() takes a location to the fast path when, on each axis, the
+//           taps of the mode are all inside X and all of non-zero weight: linear, the
+//           coordinate (after border's clamp or reflection's reflect, which leave such a
+//           coordinate as it is) lies strictly between two pixels inside X; cubic,
+//           floor(x) - 1 and floor(x) + 2 are inside X and none of the 4 cubic weights is
+//           exactly 0. The generic planner gives such a location exactly the same taps and
+//           weights (no tap is dropped or merged, so padding plays no part), and the fast
+//           plan stores them as the footprint's top-left offset and its 2x2 / 4x4 weights,
+//           each weight the double product wy * wx rounded to float, as plan_location()
+//           computes it. Every other location (a NaN coordinate, a tap of weight exactly 0,
+//           e.g. a whole-pixel coordinate, taps outside X or merged by padding) is planned
+//           by plan_location() and computed by the generic kernel, with exactly the results
+//           it always has. With linear and border padding, a location whose clamped
+//           coordinate is a whole pixel on one axis and not on the other (along the edge of
+//           X, where a warp or a rotation leaves it) has two taps; classify_edge() writes
+//           them into the generic list as plan_location() would, without its general outer
+//           product. With zeros padding, a location whose coordinate on one axis has every
+//           tap outside X (linear: x < -1 or x >= L; cubic: x < -2 or x >= L + 1), and no
+//           NaN coordinate, is given no taps (output +0) without plan_location(), which
+//           would find the same; such locations are kept as runs of consecutive positions,
+//           each one fill per channel.
+//   kernel: per channel, the fast locations four at a time: linear reads each footprint
+//           row as a 64-bit pair, cubic as a 4-float vector (the footprint is inside, so
+//           the reads are too). The sum has one fixed order, with p[i][k] = x[i][k] * w[i][k]
+//           for footprint row i and column k:
+//             linear: a[k] = p[0][k] + p[1][k];                         y = (a[0] + a[1]) + 0
+//             cubic:  a[k] = ((p[0][k] + p[1][k]) + p[2][k]) + p[3][k];
+//                     y = ((a[0] + a[2]) + (a[1] + a[3])) + 0
+//           The final "+ 0" turns a -0 sum into +0, as the generic kernel's sum, which
+//           starts from +0, does. This is also the order of the generic wasm SIMD kernel
+//           for 4 and 16 taps, so under wasm SIMD both paths agree bit for bit. The vector
+//           code computes each location in its own lanes, and a last group of fewer than
+//           four locations is padded with copies of a real one (whose lanes are not
+//           stored), so no location's result depends on the grouping or the block size.
+//           fast_block_scalar() computes the same order one location at a time (the
+//           kernel without SIMD; a test compares the twins bit for bit).
+//
+// The code, in four parts, each on its own:
+//   - classify_location(): a pure function of one grid vector: its location is a zeros run,
+//     fast (top-left offset and weights), edge or generic. Scalar and SIMD twins of one
+//     signature side by side; the scalar one always builds, so that a test compares them
+//     bit for bit in one binary.
 //   - FastPlanBuilder: owns the counters of one block's plan while its rows are classified,
 //     in one call or in several parts.
 //   - fast_block() / gather_list(): one channel plane of a planned block (kernel twins
@@ -23,24 +71,12 @@
 namespace osw {
 namespace gs_exec {
 
-// 2-D fast path: output locations per block. A block is whole output rows (or one part of a
-// row longer than this). Measured on W5 of bench/ (32 channels, a rotated grid) under the
-// benchmark's conditions (other libraries run in between, so X and Y start out of cache):
-// 4096 took 0.75-0.85x the time of the 8 x 32 tiles used before, whose channel planes were
-// written 128 bytes at a time; 2048 and 16384 were slower than 4096, and so were 4096
-// locations as 32 x 128 or 64 x 64 tiles.
-constexpr int64_t kFastBlock = 4096;
-// Linear takes blocks of up to 65536 locations (28 bytes of fast plan each), and before each
-// channel's pass over a block reads the rows of X that the block's fast locations reach
-// (when they are at most kTouchBandBytes) in order, so that the gathers find them in cache:
-// the plane is then streamed once per block rather than met line by line along the grid.
-// Measured on W5 of bench/ (AMD EPYC, 256 KB planes): 0.55x the time of 4096-location
-// blocks; 16384 and 32768 took 0.73x and 0.62x. Cubic keeps 4096 (its 76 bytes of plan per
-// location, streamed again for every channel, made 65536 slower on W6).
-constexpr int64_t kFastBlockLinear = 65536;
+// Linear: the rows of X that a block's fast locations reach are read in order before each
+// channel's pass when they are at most this many bytes (larger bands would not stay in
+// cache until the gathers reach them).
 constexpr int64_t kTouchBandBytes = int64_t(512) << 10;
-// X of at most this many bytes per batch item (cubic) is read once in order before the
-// gathers.
+// Cubic: X of at most this many bytes per batch item is read once in order before the
+// gathers (a larger X would not stay in cache until the gathers reach it).
 constexpr int64_t kTouchMaxBytes = int64_t(2) << 20;
 
 // ---- per-axis rules --------------------------------------------------------------------
@@ -423,7 +459,7 @@ class FastPlanBuilder {
 
   // Classifies rows [r_begin, r_end) of block b, whose locations' grid vectors start at
   // grid + 2 * b.first (float32 elements when g_f32, else float64). (Out of line: inlined
-  // into the pipeline, it measured 4% slower on W5 and W6.)
+  // into the pipeline it is slower, docs/performance.md.)
   [[gnu::noinline]] void add_rows(const void* grid, bool g_f32, const Block& b, int64_t r_begin,
                                   int64_t r_end);
 
@@ -534,7 +570,7 @@ void FastPlanBuilder<Off>::finish() {
 
 // ---- kernels ---------------------------------------------------------------------------
 
-// The fast sums, one location at a time (the order gridsample/gridsample.cpp documents). w: the
+// The fast sums, one location at a time (the order the header documents). w: the
 // location's weights, row i at w + i * (8 linear, 4 cubic).
 inline float fast_scalar_linear(const float* p, const float* w, int64_t W) {
   const float a0 = p[0] * w[0] + p[W] * w[8];
@@ -675,8 +711,7 @@ void gather_list(const float* x, const Off* off, const float* w, const Off* coun
       continue;
     }
     if (count[k] == 4) {  // (a cubic window along one axis: border padding past X's edge,
-      // a sixth of a rotated grid's locations; gather_dot's loop unrolled: 0.95-0.97x the
-      // time of GridSample 1x32x256² cubic border)
+      // common on a rotated grid; gather_dot's loop unrolled for it)
       y[pos[k]] = gather_dot(x, off + k * stride, w + k * stride, 4);
       continue;
     }
@@ -688,22 +723,6 @@ void gather_list(const float* x, const Off* off, const float* w, const Off* coun
   }
 }
 
-// Reads 4 bytes of every 64 of x[0 .. n), in order, so that the memory system streams X into
-// the cache at full speed, rather than the gathers (which follow the grid in any direction)
-// meeting each line cold, one at a time. Measured on W6 of bench/ (X 2 MiB): 0.8x the time
-// when X starts out of cache, 1.03x when it is in cache already. A larger X would not stay
-// in cache until the gathers reach it (W5, 8 MiB, was slower with it). Returns a value of
-// the reads, for the caller to store in the workspace's touch_sink (which keeps them).
-inline uint32_t touch_in_order(const float* x, int64_t n) {
-  uint32_t acc = 0;
-  for (int64_t i = 0; i < n; i += 16) {
-    uint32_t bits;
-    std::memcpy(&bits, x + i, sizeof bits);
-    acc |= bits;
-  }
-  return acc;
-}
-
 // ---- the pipeline ----------------------------------------------------------------------
 
 // The order of the work over the blocks of `range` in one batch item: block k is computed
@@ -712,8 +731,7 @@ inline uint32_t touch_in_order(const float* x, int64_t n) {
 // plan copies (copy: 0 or 1; one copy when the range is one block). So the planner's
 // arithmetic, which reads only the grid, in order, runs between the gathers, which read X
 // where the grid points, often out of cache. The first block is planned whole before any
-// work. Measured on bench/ (two runs): W5 0.55x ORT on arrays (was 0.58-0.59x), W6 0.42x
-// OpenCV remap in memory (was 0.44-0.45x), W5 in memory unchanged; 3-5% faster in cache.
+// work.
 // The blocks come from next_block(): in order, or in a threaded run each one taken from the
 // range's shared counter when its planning starts (at most one block is held ahead of the
 // one being computed).

@@ -1,10 +1,11 @@
 // gridsample/kernels_generic.h: GridSample's generic planner and kernel (any rank, any type;
-// internal to the library), and the workspace arrays' types.
+// internal to the library).
 //
 // plan_location() turns one grid vector into taps (flat input offsets and weights, padding
 // resolved: gs::axis_taps on each axis, outer product); gather_block() computes one channel
-// plane of a block of locations from those taps. The 2-D fast path (gridsample/kernels_fast2d.h)
-// uses both for the locations it does not take.
+// plane of a block of locations from those taps; run_generic() joins them over a range.
+// The 2-D fast path (gridsample/kernels_fast2d.h) uses both for the locations it does not
+// take.
 #pragma once
 
 #include <algorithm>
@@ -15,27 +16,16 @@
 
 #include "core/elem.h"
 #include "core/simd.h"  // <wasm_simd128.h>, or SIMDe in native builds (OSW_HAVE_SIMD)
-#include "gridsample/gridsample.h"
+#include "gridsample/coordinates.h"
+#include "gridsample/kernels_nearest.h"
+#include "gridsample/plan.h"
+#include "gridsample/workspace.h"
 
 namespace osw {
 namespace gs_exec {
 
 using Geometry = GridSampleGeometry;
 using Path = GridSamplePlan::Path;
-
-constexpr int64_t kMaxBlock = 256;        // generic: output locations planned at a time
-constexpr int64_t kTableEntries = 16384;  // generic: preferred cap on block * taps per location
-
-// Array b of the workspace as n elements of T: grown (contents lost) when it holds fewer
-// bytes, else as it is (contents unspecified). nullptr when the bytes overflow, exceed
-// `limit` (the plan's max_bytes), or malloc fails.
-template <typename T>
-T* workspace_array(Buffer<unsigned char>& b, int64_t n, int64_t limit) {
-  int64_t bytes = 0;
-  if (!checked_mul(n, static_cast<int64_t>(sizeof(T)), &bytes)) return nullptr;
-  if (b.size() < bytes && !b.allocate(bytes, limit)) return nullptr;
-  return reinterpret_cast<T*>(b.data());
-}
 
 // ---- kernel ----------------------------------------------------------------------------
 
@@ -155,29 +145,6 @@ void gather_block(const T* x, const Off* off, const typename ElemTraits<T>::Comp
         gather_dot(x, off + j * stride, w + j * stride, static_cast<int64_t>(count[j])));
   }
 }
-
-// float32 X, nearest: the channels of the range for block [j0, j0 + nb) of item n, from the
-// block's planned taps (gridsample/gridsample.cpp): each location's tap becomes its offset or -1
-// (no tap), each plane is read in order first when the block has at least as many locations as the
-// plane has cache lines, then gathered (y = x[offset], or 0). Returns false, having done nothing,
-// when this does not apply (another mode, or a NaN coordinate in the block: gather_block then runs
-// as for every type). off is rewritten when it returns true.
-bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n, int64_t j0,
-                   int64_t nb, const float* x, float* y, int32_t* off, const float* w,
-                   const int32_t* count, GridSampleWorkspace* ws);
-bool nearest_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n, int64_t j0,
-                   int64_t nb, const float* x, float* y, int64_t* off, const float* w,
-                   const int64_t* count, GridSampleWorkspace* ws);
-// The same for a 2-D nearest block with a float32 grid and zeros or border padding, the
-// offsets computed straight from the block's grid vectors g (no planned taps; the general
-// planning took about half of the time): returns false, having done nothing, where that
-// does not apply (another mode, rank or padding, or a NaN coordinate in the block).
-bool nearest_grid_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
-                        int64_t j0, int64_t nb, const float* g, const float* x, float* y,
-                        int32_t* off, GridSampleWorkspace* ws);
-bool nearest_grid_block(const GridSamplePlan& plan, const GridSampleRange& range, int64_t n,
-                        int64_t j0, int64_t nb, const float* g, const float* x, float* y,
-                        int64_t* off, GridSampleWorkspace* ws);
 
 // ---- plan ------------------------------------------------------------------------------
 

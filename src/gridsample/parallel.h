@@ -5,7 +5,9 @@
 #include <cstdint>
 
 #include "core/types.h"
-#include "gridsample/gridsample.h"
+#include "gridsample/exec_run.h"
+#include "gridsample/plan.h"
+#include "gridsample/workspace.h"
 #include "threads/pool.h"
 
 namespace osw {
