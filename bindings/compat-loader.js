@@ -1,5 +1,5 @@
 // compat-loader.js: how every entry gets osw-compat.wasm, the module of the compat modes
-// 'pillow' and 'opencv' (src/compat, bindings/compat_abi.cpp), and their JavaScript
+// 'pillow' and 'opencv' (src/imaging, bindings/compat_abi.cpp), and their JavaScript
 // (compat.js): api.js's host.compat.
 //
 // makeCompatHost(codeNow, codeLoad): codeNow() gives compat.js's object (oswCompatCode) when

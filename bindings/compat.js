@@ -83,7 +83,7 @@ export function oswCompatCode(find, findSync) {
   };
 
   // The libraries (by api.js's COMPATS code): the filters each has and their codes in
-  // src/compat/compat.h (PillowFilter, CvInterp), and its default filter. nearest, linear
+  // src/imaging/imaging.h (PillowFilter, CvInterp), and its default filter. nearest, linear
   // and cubic name the library's own filter of that kind.
   const LIBS = {
     3: {

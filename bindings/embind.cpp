@@ -356,7 +356,7 @@ EMSCRIPTEN_KEEPALIVE const int32_t* osw_param_slots() { return kParamSlots; }
 }
 
 // Only numbers and std::string cross here: scripts/build.mjs empties the glue's registrations
-// of std::wstring, emscripten::val and typed_memory_view (0.76 kB of the download), so a
+// of std::wstring, emscripten::val and typed_memory_view (code in the download), so a
 // binding that used one of those types would fail its first call (UnboundTypeError).
 EMSCRIPTEN_BINDINGS(onnx_sampling_wasm) {
   using namespace emscripten;
@@ -424,13 +424,13 @@ EMSCRIPTEN_KEEPALIVE int osw_exec_affine_grid(uintptr_t theta, uintptr_t grid) {
 // Embind's start-up function (emscripten/system/lib/embind/bind.cpp) registers every builtin
 // type whether the bindings use it or not: wide and unsigned-char strings, 64-bit integers,
 // emscripten::val and 17 typed memory views, whose type_info objects, names and
-// registration calls were about 1 kB of osw.wasm gzipped. The bindings above pass void,
+// registration calls are a sizeable part of osw.wasm. The bindings above pass void,
 // int, unsigned long (uintptr_t), double and std::string only, so this file defines the two
 // functions of that object file with just those types; the linker then takes these and
 // never needs libembind's object (CMakeLists.txt links Embind's JS libraries without
 // --bind, which would link that object whole). Without it, the build can also do without
 // RTTI (-fno-rtti, EMSCRIPTEN_HAS_UNBOUND_TYPE_NAMES=0: types known by address), which
-// takes libc++abi's class-hierarchy search out of osw.wasm: 1.3 kB more. A binding given
+// takes libc++abi's class-hierarchy search out of osw.wasm too. A binding given
 // another type fails its first call with Embind's UnboundTypeError (tests/js call every
 // binding).
 extern "C" {

@@ -55,7 +55,7 @@ __attribute__((always_inline)) inline v128_t vec_subnormal_half_to_float(v128_t 
 // half's last mantissa bit (2^-24 for results below 2^-14): the addition rounds to nearest
 // even exactly where the half does, and the sum's bits hold the half's exponent and
 // mantissa. NaN (2|f| above 0xFF000000 as integers) gives 0x7E00. 17 operations instead of
-// the 24 of the integer form, which took about 2 ns per element in V8.
+// the 24 of the integer form.
 __attribute__((always_inline)) inline v128_t vec_float_to_half(v128_t f) {
   const v128_t a = wasm_v128_and(f, wasm_i32x4_splat(0x7FFFFFFF));
   const v128_t scaled =
@@ -107,8 +107,7 @@ void widen_to_float(const Float16* x, float* out, int64_t n) {
   // top of a 32-bit lane (high_halves); an arithmetic shift by 3 puts its exponent and
   // mantissa at bit 13 with copies of the sign above, of which the mask keeps the top one:
   // a float 2^-112 times the half (zero stays zero), which one exact multiply rescales.
-  // (In V8: 0.75 ms for 3M halves, against 1.8 for vec_subnormal_half_to_float's form and
-  // the one before.)
+  // (In V8 more than twice as fast as vec_subnormal_half_to_float's form.)
   const v128_t keep = wasm_i32x4_splat(int32_t(0x8FFFE000u)), scale = wasm_f32x4_splat(0x1p112f);
   const v128_t mag = wasm_i16x8_splat(0x7FFF);
   for (; i + 8 <= n; i += 8) {
@@ -134,8 +133,8 @@ void widen_to_float(const Float16* x, float* out, int64_t n) {
 #if OSW_HAVE_SIMD
 namespace {
 // Eight floats to halves by vec_float_to_half: narrow_from_float's groups that hold a value
-// outside the normal halves. (Out of line: inline, clang computed it for every group and
-// selected, 2.2 ms for 3M values in V8 against 0.9 ms.)
+// outside the normal halves. (Out of line: inline, clang computes it for every group and
+// selects, which more than doubles the time of the common case.)
 __attribute__((noinline)) void narrow_half_group(const float* in, uint16_t* h) {
   wasm_v128_store(h, wasm_u16x8_narrow_i32x4(vec_float_to_half(wasm_v128_load(in)),
                                              vec_float_to_half(wasm_v128_load(in + 4))));
@@ -387,8 +386,7 @@ void widen_small(const I* x, float* out, int64_t n) {
     // uint8 (every row Resize reads from uint8 X, resize/kernels.h's widen_row, and
     // GridSample's): each group of 4 bytes into 32-bit lanes by one swizzle (an index of -1
     // gives 0), then converted as signed (exact below 2^24). In V8 the two-step extends (a
-    // high half takes more than one instruction) widened a 1080p RGBA image in 2.4 ms, the
-    // swizzles in 0.8.
+    // high half takes more than one instruction) are about three times slower.
     const v128_t m0 = wasm_i8x16_const(0, -1, -1, -1, 1, -1, -1, -1, 2, -1, -1, -1, 3, -1, -1, -1);
     const v128_t four = wasm_i32x4_splat(4);
     const v128_t m1 = wasm_i32x4_add(m0, four), m2 = wasm_i32x4_add(m1, four),

@@ -19,8 +19,8 @@
 namespace osw {
 
 // n elements of X's type to float, and float back to Y's type (rounded as core/elem.h stores).
-// In core/convert.cpp, compiled at -Os (CMakeLists.txt; at -Oz, with the cold code, the float16
-// resizes took 1.1-1.4x their time).
+// In core/convert.cpp, compiled at -Os (CMakeLists.txt; at -Oz, with the cold code, the
+// float16 resizes are markedly slower).
 void widen_to_float(const Float16* x, float* out, int64_t n);
 void narrow_from_float(const float* in, Float16* y, int64_t n);
 void widen_to_float(const BFloat16* x, float* out, int64_t n);

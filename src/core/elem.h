@@ -3,7 +3,7 @@
 // A kernel is written once as a template over the storage type T. ElemTraits<T> says which
 // floating-point type it computes in (Compute), how an element widens to it (load) and how
 // a computed value narrows back (store). Integer outputs are rounded half to even and
-// saturated to the type's range (SEMANTICS.md row 7); NaN becomes 0 for integers.
+// saturated to the type's range (docs/semantics.md row 7); NaN becomes 0 for integers.
 // Kernels never branch on the type at run time: dispatch happens once per call, through
 // dispatch_dtype() below.
 #pragma once
@@ -163,7 +163,7 @@ struct ElemTraits<I, typename std::enable_if<std::is_integral<I>::value>::type> 
   static inline I store(Compute v) { return saturate_round<I>(v); }
 };
 
-// Integer outputs under the compat option (SEMANTICS.md row 7): 0 rounds half to even
+// Integer outputs under the compat option (docs/semantics.md row 7): 0 rounds half to even
 // (ONNX), 1 truncates toward zero (ONNX Runtime), 2 rounds half up (PyTorch); all
 // saturate, NaN gives 0. Used by Resize and GridSample alike.
 template <typename I>

@@ -2,7 +2,7 @@
 //
 // - DType: tensor element types, numbered as ONNX TensorProto.DataType does, so that the
 //   JS layer and the conformance files use the same codes.
-// - Status: errors are values in the core (STYLE habit 7). The JS layer turns a
+// - Status: errors are values in the core (no exceptions in wasm). The JS layer turns a
 //   TypeError/RangeError status into the matching JS exception.
 // - TensorView: a non-owning view of a dense row-major tensor.
 // - Buffer<T>: an owning array allocated with malloc, so that an allocation failure is a

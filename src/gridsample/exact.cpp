@@ -1,5 +1,5 @@
-// gridsample/exact.cpp: exact rounding decisions for GridSample's integer outputs (issue 18
-// (a); docs/semantics.md "integer outputs decided exactly"), the GridSample side of
+// gridsample/exact.cpp: exact rounding decisions for GridSample's integer outputs
+// (docs/semantics.md, "integer outputs decided exactly"), the GridSample side of
 // resize/exact.cpp. Compiled for size: the values far from a boundary (nearly all) are
 // skipped by exact::next_near's SIMD filter (resize/exact_scan.cpp), and only the others
 // are decided here. Not decided (float rounding kept): coordinates beyond 4e15 (every tap

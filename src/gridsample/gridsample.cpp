@@ -1,7 +1,7 @@
 // gridsample/gridsample.cpp: GridSample on X of rank r+2 (r >= 1), any mode, padding and
 // align_corners.
 //
-// Three steps, as STYLE.md asks, then a run:
+// Three steps, then a run:
 //   1. params: gridsample_output_shape() and gridsample_plan() validate shapes, types and
 //              attributes.
 //   2. plan:   gridsample_plan() decides once per shape the path and the blocks of the
@@ -84,7 +84,7 @@ namespace osw {
 namespace gs {
 
 double unnormalize(double g, int64_t L, bool align_corners) {
-  // An infinite g stays infinite (far out of bounds, SEMANTICS row 11), also where the
+  // An infinite g stays infinite (far out of bounds, docs/semantics.md row 11), also where the
   // formula would give Inf * 0 = NaN (L = 1 with align_corners=1).
   if (std::isinf(g)) return g;
   const double len = static_cast<double>(L);
@@ -172,7 +172,7 @@ void axis_taps(GridMode mode, PaddingMode padding, bool align_corners, int64_t L
   //   on the same side, where they all clamp to the same edge pixel.
   // - reflection: finite x of any size is fine (reflect() uses fmod; taps are reflected as
   //   doubles before any integer conversion). +-Inf has no reflected position: it is
-  //   treated as border padding (the edge pixel), as SEMANTICS row 11 allows.
+  //   treated as border padding (the edge pixel), as docs/semantics.md row 11 allows.
   if (padding == PaddingMode::Zeros) {
     if (!(x >= -4.0 && x <= last + 4.0)) return;
   } else if (padding == PaddingMode::Border) {
@@ -395,11 +395,10 @@ Status gridsample_output_shape(const TensorView& x, const TensorView& grid, Tens
 namespace gs_exec {
 
 namespace {
-// nearest_block (gridsample/kernels_generic.h) for either offset type. Measured on 1x32x256²
-// float32 with a rotated grid, natively: 14 ms through gather_block with blocks of 256 locations
-// (each channel's gathers met its plane out of cache again for every block), 6.9 ms with
-// blocks of 65536 and the in-order read, 4.3 ms with this loop as well (the fast path's
-// linear: 3.0-4.6 ms in the same runs).
+// nearest_block (gridsample/kernels_generic.h) for either offset type. Large blocks, the
+// in-order read and this loop together make nearest on many channels about three times
+// faster than gather_block with blocks of 256 locations, where each channel's gathers meet
+// its plane out of cache again for every block (docs/performance.md, "GridSample").
 // y = x[off] (or +0.0 where off is -1) for every channel of the range, each plane read in
 // order first when the block has at least as many locations as the plane has cache lines.
 // The element's bits, as gather_block copies a tap of weight 1.
@@ -625,8 +624,8 @@ OSW_MINSIZE Status plan_blocks(const gs::Tuning& tuning, GridSamplePlan* plan) {
     if (tuning.block <= 0 && max_taps == 1) {
       // Nearest (one tap per location): every channel's pass reads its plane where the grid
       // points, so blocks as large as the fast path's keep each plane in cache for one long
-      // pass, instead of meeting every plane again for every 256 locations (1x32x256² with
-      // a rotated grid: 15.7 ms with 256, see docs/architecture.md). Its table (an offset,
+      // pass, instead of meeting every plane again for every 256 locations
+      // (docs/performance.md, "GridSample"). Its table (an offset,
       // a weight and a count per location) stays within the allocation limit.
       const int64_t per_location = 3 * 8;
       block = gs_exec::kFastBlockLinear;
@@ -693,7 +692,7 @@ OSW_MINSIZE Status gridsample_plan(const GridSampleAttrs& attrs, const TensorVie
                              " has length 0; compat 'onnxruntime' rejects it, as ONNX Runtime "
                              "does (there is no pixel to sample)");
   }
-  if (expect.elements() == 0) {  // SEMANTICS row 12: nothing to compute
+  if (expect.elements() == 0) {  // docs/semantics.md row 12: nothing to compute
     plan->geo = GridSampleGeometry();
     return Status::Ok();
   }

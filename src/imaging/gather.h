@@ -1,4 +1,4 @@
-// gather.h: the nearest-neighbour copy both compat libraries share (Pillow's NEAREST,
+// imaging/gather.h: the nearest-neighbour copy both compat libraries share (Pillow's NEAREST,
 // OpenCV's INTER_NEAREST and INTER_NEAREST_EXACT differ only in their index tables).
 // Its functions have internal linkage (static), as opencv_rules.h's: osw-compat.wasm is a
 // side module, where an inline (weak) function would become an import of itself.

@@ -1,4 +1,4 @@
-// compat.h: resizing that reproduces other libraries bit for bit (issue 18).
+// imaging/imaging.h: resizing that reproduces other libraries bit for bit.
 //
 // These kernels are not ONNX Resize: each reproduces one Python library's resize exactly,
 // so that a model trained on images prepared by that library sees the same pixels in the

@@ -1,5 +1,5 @@
-// opencv.cpp: cv2.resize of OpenCV 4.6 (Debian's python3-opencv, x86-64), reproduced bit for
-// bit on uint8 and float32 images (see compat.h for the interface).
+// imaging/opencv.cpp: cv2.resize of OpenCV 4.6 (Debian's python3-opencv, x86-64), reproduced
+// bit for bit on uint8 and float32 images (see imaging/imaging.h for the interface).
 //
 // The rules below were read from OpenCV's modules/imgproc/src/resize.cpp and checked against
 // cv2.resize case by case (tests/compat/oracle_opencv.py + tests/compat/check_opencv.cpp); this

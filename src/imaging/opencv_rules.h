@@ -1,4 +1,4 @@
-// opencv_rules.h: the coordinate and weight rules of cv2.resize (OpenCV 4.6) that
+// imaging/opencv_rules.h: the coordinate and weight rules of cv2.resize (OpenCV 4.6) that
 // src/imaging/opencv.cpp applies; see the top of opencv.cpp for the whole list. Internal to the
 // compat module (the tests read it to pin single rules).
 #pragma once

@@ -1,4 +1,4 @@
-// pillow.cpp: PIL.Image.resize (Pillow 9.4) reproduced bit for bit (issue 18).
+// imaging/pillow.cpp: PIL.Image.resize (Pillow 9.4) reproduced bit for bit.
 //
 // The algorithm, as checked against Pillow itself (tests/compat/oracle_pillow.py):
 // - A resize to the same size is a copy (for LA/RGBA too: no premultiply round trip).

@@ -300,8 +300,8 @@ void store_saturated(Big r, DType t, void* p) {
 
 // The largest magnitude of X's integer type; for 32- and 64-bit types, of X's first n
 // elements (the type's range would make the bound large for 32-bit types: 0.18 for int32
-// cubic 2x upsampling, a third of the outputs then decided in big integers, 5 s for
-// 3x1024x1024 where the values were below 2^20).
+// cubic 2x upsampling, a third of the outputs then decided in big integers, where the
+// values are far below the type's range).
 double magnitude(const TensorView& x, int64_t n) {
   switch (x.type) {
     case DType::UInt8: return 255;
@@ -409,8 +409,8 @@ uint64_t u64(const Big& b) {
 // r in lowest terms when its numerator and denominator fit in 64 bits (else r as it is).
 // The rationals are otherwise never reduced, and their sizes compound: the cubic antialias
 // taps of 1080 -> 540 had the denominator 4 (2160 * 1080)^3, past 64 bits, so output_den()
-// knew none and every exact tie took the big integers (a ramp image, RGBA 1080p -> 540p:
-// 9.6 s); reduced, x = (4o + 1) / 2 and s = 1/2 give 4 * 4^3.
+// knew none and every exact tie took the big integers (seconds for a ramp image); reduced,
+// x = (4o + 1) / 2 and s = 1/2 give 4 * 4^3.
 Rat reduced(Rat r) {
   if (r.n.ovf || r.d.ovf || r.n.n > 2 || r.d.n > 2 || r.d.n == 0) return r;
   const uint64_t n = u64(r.n), d = u64(r.d), g = gcd64(n, d);
@@ -623,7 +623,7 @@ double bound(const ResizePlan& plan, double M, bool dbl, bool wide_x) {
 // The exact taps of one output per axis, kept between the outputs of one resize_exact_fix()
 // call: consecutive outputs share the taps of their outer axes (a constant input under an
 // extreme cubic_coeff_a sends every output here; recomputing the taps of every axis for
-// each took 23 s for 12k outputs under ASan).
+// each is far too slow).
 struct ExactTaps {
   Taps t[kMaxRank];
   // per axis and output index: the denominator of its exact taps (-1: not known yet; inf:
@@ -733,10 +733,9 @@ double output_den(const ResizePlan& plan, int a, int64_t o, ExactTaps* c) {
 // powers of two: the largest (the axis's 2^s_a for exact_dyadic), else inf. Computed over
 // one period of the outputs where the axis has one (output_period: one output for 2x,
 // two for 1.5x), else over all of them; tried only for at most 2^17 taps over those, 2^12
-// for cubic (the exact taps cost about a microsecond per output of a few taps, once per
-// plan: a fuzzed 1 -> 100000 axis took 6 s; cubic ones 0.4 us a tap: 1080p -> 540p over
-// every output took 4.5 ms in V8, a third of the resize; planar uint8 1080p -> 540p linear
-// antialias took 9.6 ms on its plan's first call against 4.5 ms after) and when every
+// for cubic (the exact taps are made once per plan in big integers: without the limits a
+// fuzzed 1 -> 100000 axis takes seconds, and a 1080p -> 540p cubic axis a third of the
+// resize's time on the plan's first call) and when every
 // double weight of the axis is a multiple of 2^-24 (a necessary condition, cheap:
 // non-dyadic plans make no exact taps here). all: without the limit (resize_exact_in_double).
 double outputs_den(const ResizePlan& plan, int a, ExactTaps** cache, bool all) {

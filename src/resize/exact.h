@@ -1,5 +1,5 @@
 // resize/exact.h: exact rounding decisions for integer outputs of linear/cubic Resize
-// (issue 18 (a); docs/semantics.md, "integer outputs decided exactly").
+// (docs/semantics.md, "integer outputs decided exactly").
 //
 // Integer outputs are computed in float (8/16-bit) or double (32/64-bit) and rounded by the
 // compat's rule. Where the exact value of the interpolation formula lies within the float
@@ -78,7 +78,7 @@ void resize_exact_slow(const ResizePlan& plan, const TensorView& x, TensorView* 
 // Whether the plan computes every output exactly in double from its weights (the recheck's
 // sums) for X of 8 or 16 bits (magnitudes up to 2^16): exact_dyadic's test with the exact
 // taps of every output, however many (resize_exact_eps stops at 2^12 cubic taps an axis:
-// their cost, 1080p -> 540p, about 5 ms in V8). Made once per cache, once 16 outputs were left
+// beyond, their cost is a large part of a resize). Made once per cache, once 16 outputs were left
 // undecided by the recheck in double and by their denominators: exact ties of such plans
 // are common in images (an edge between two flat regions whose values differ by an odd
 // number gives k + 1/2 beside it), and each took tens of microseconds in the big integers.

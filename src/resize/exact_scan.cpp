@@ -1,6 +1,6 @@
 // resize/exact_scan.cpp: the scan of resize_exact_fix() and the recheck in double of 8- and
 // 16-bit outputs near a boundary (resize/exact.h), compiled for speed: run on every part of
-// an integer output, and (at -Oz) the recheck took 1.3-1.9x the time of uint8 cubic rows.
+// an integer output, where at -Oz the recheck would cost more than the uint8 rows themselves.
 // What they cannot decide goes to resize_exact_slow() (resize/exact.cpp, for size).
 #include <cmath>
 #include <cstring>
@@ -156,7 +156,7 @@ OSW_MINSIZE __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, do
   // the plan's, or this output's) is below 1 / (2 e): N / D is the only multiple of 1 / D
   // that near w, so N = round(w D); then rounded exactly, in integers. (The exact ties,
   // e.g. weights 1/2, 1/2 on every third output of 1.5x half_pixel, and 32-bit outputs,
-  // whose error bound is large: int32 linear 1.5x took 134 ms in big integers.)
+  // whose error bound is large, are then decided here, not in big integers.)
   const auto tie = [&]() {
     if (!(e < 0.125 && std::fabs(w) < 0x1p51)) return false;
     // (the plan's bound first: the denominators of each output cost big integers)
@@ -187,8 +187,7 @@ OSW_MINSIZE __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, do
     }
     // Truncation (compat 'onnxruntime') near an integer: X the same c at every input the
     // exact taps read gives exactly c (the exact weights sum to 1). Flat regions are common
-    // in images, and each went to the big integers (1080p -> 720p linear with half the
-    // image flat: 330 ms).
+    // in images, and each would otherwise go to the big integers, which is slow.)
     int64_t at = 0;
     if (f.mode == 1 && resize_flat_box(plan, f.x, idx, stride, &at)) {
       store(f, i, x_double(f.x, at));
@@ -221,7 +220,7 @@ OSW_MINSIZE __attribute__((noinline)) void fix_one(const Fixer& f, int64_t i, do
 // this compat only at integer coordinates, where the exact weight is 0 too: none other in
 // 40 million outputs of 5 coordinate modes, linear and cubic. The margin does not rest on
 // that.) *at: the offset of one of them.
-// (Out of line: inside fix_one it was compiled for size, 1.5x slower on flat regions.)
+// (Out of line: inside fix_one it would be compiled for size, slower on flat regions.)
 __attribute__((noinline)) bool resize_flat_box(const ResizePlan& plan, const TensorView& x,
                                                const int64_t* idx, const int64_t* stride,
                                                int64_t* at) {
@@ -335,17 +334,16 @@ int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
   int64_t j = 0;
   const DType t = f.y->type;
   if (f.mode == 0 && (t == DType::UInt8 || t == DType::UInt16)) {
-    // Half to even (the default compat), written out: the lambda's general form cost as
-    // much as the resize itself (uint8 RGBA 720p -> 1080p linear: 18.7 ms, 7.9 ms without
-    // any check), and the snap's tie arithmetic runs only for groups with a lane near a
-    // boundary (exact ties: every third output of 1.5x; rare for most plans).
+    // Half to even (the default compat), written out: the lambda's general form costs as
+    // much as the resize itself, and the snap's tie arithmetic runs only for groups with a
+    // lane near a boundary (exact ties: every third output of 1.5x; rare for most plans).
     //
     // Unsigned types, rounded by the float unit: each value clamped to [-1, max + 1] (pmax
     // with -1 first: NaN gives -1, stored as 0), so that |v| < 2^22, then added to
     // 1.5 * 2^23, whose last bits then hold the value rounded half to even: the integer is
     // the sum's bits less those of 1.5 * 2^23, and the sum less 1.5 * 2^23 the rounded
     // float. The same as f32x4.nearest then i32x4.trunc_sat (the loop below), whose
-    // saturating conversion takes several instructions in V8: 0.65x the time there.
+    // saturating conversion takes several instructions in V8, so this form is faster there.
     const v128_t vmin = wasm_f32x4_splat(-1.0f);
     const v128_t vmax = wasm_f32x4_splat(t == DType::UInt8 ? 256.0f : 65536.0f);
     const v128_t magic = wasm_f32x4_splat(0x1.8p23f);
@@ -355,7 +353,7 @@ int64_t narrow_fix(const Fixer& f, const float* v, int64_t at, int64_t n) {
           wasm_f32x4_nearest(wasm_f32x4_add(wasm_f32x4_nearest(wasm_f32x4_sub(x, h)), h));
       return wasm_i32x4_sub(wasm_f32x4_add(r, magic), magic);
     };
-    // 16 values per step, one test of the four masks (8 per step: 0.79-0.94x the time).
+    // 16 values per step, one test of the four masks (faster than 8 per step).
     for (; j + 16 <= n; j += 16) {
       v128_t a[4], s[4], nr[4], iv[4];
       for (int q = 0; q < 4; ++q) {
@@ -411,7 +409,7 @@ int64_t resize_exact_narrow(const ResizePlan& plan, const TensorView& x, const f
 }
 
 // (Compiled for size, with the vector test written out: the compiler's own unrolled loops
-// took 0.3 kB of the download.)
+// are larger.)
 OSW_MINSIZE void resize_exact_snap(void* src, bool src_double, int64_t n, double eps, int mode) {
   const bool trunc = mode == 1;
   int64_t j = 0;

@@ -250,8 +250,8 @@ Status stream_outer_then_inner(const ResizePlan& plan, const ResizeStep& st, con
         // the v blend of the next group's rows (reads of X, from memory) is cut into as
         // many, which run between them: the memory reads of the next group then overlap
         // this group's arithmetic instead of waiting for it. Parts of about 256 elements
-        // of a row measured best on W4 of bench/ (2048-long rows: 0.7x the time of
-        // unsplit groups; whole rows per part 0.8x; 128 or 64 elements slower than 256).
+        // of a row are faster than unsplit groups, whole rows per part, and 128 or 64
+        // elements (docs/performance.md, "Resize kernels").
         // Same sums as the loop below.
         float* t = strip;
         F* cur = group;
@@ -320,7 +320,7 @@ Status pass_range(const ResizePlan& plan, const ResizeStep& st, const Tin* src, 
   const F* w = weights_of<F>(ap);
   if constexpr (!std::is_same<Tin, F>::value) {
     // uint8 X (the only type whose steps read X in another type than F) has no pass of its
-    // own (1.3 kB of the download): along the innermost axis its rows are widened, a few
+    // own (it would add to the download): along the innermost axis its rows are widened, a few
     // at a time, into ws->rows and passed as F (its kernels: the 4-row, shuffle and
     // channels forms); along an outer axis each output row blends its input rows, widening
     // as it loads (blend_rows_into, as streamed pairs do). The same products and sums.

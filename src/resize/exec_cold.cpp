@@ -1,7 +1,7 @@
 // resize/exec_cold.cpp: Resize execution for every type but float32 and uint8, compiled
-// for size (-Oz in CMakeLists.txt): float64 through the same templates as
+// for size (-Os in CMakeLists.txt): float64 through the same templates as
 // resize/exec_hot.cpp, every other type through conversions around the float32 or float64
-// run (one instantiation of the kernels instead of one per type: 4.5 kB less gzipped).
+// run (one instantiation of the kernels instead of one per type, for a smaller osw.wasm).
 #include <cmath>
 
 #include <algorithm>
@@ -100,7 +100,7 @@ void resize_narrow_converted(const ResizePlan& plan, const void* src, bool src_d
 
 // compat 'onnxruntime', antialias on an integer type: the pass of step st recomputed over
 // its units [begin, end) as ONNX Runtime 1.30 computes it (docs/ort-compat-findings.md row
-// 7; its arithmetic as measured, the filter as upsample_antialias.h describes it): per
+// 7; its arithmetic as measured, the filter as ONNX Runtime's upsample_antialias.h defines it): per
 // output o, center = 0.5 + x_orig(o) (float32, coord::onnxruntime), support = 1 (linear) or
 // 2 (cubic) scaled by 1/s when downsampling, taps floor(center -+ support + 0.5) (at most
 // 2 ceil(support) + 1), weights filter((i - center + 0.5) * min(s, 1)) in float32, those of

@@ -138,11 +138,10 @@ inline void channels_store(Tout* yo, v128_t acc) {
 // loop of their own: one index load per output, and 16-byte loads for every tap but the
 // last (for C = 3 the 4th lane is the next pixel's first element, inside the row as the
 // last tap's pixel is; it is never stored). The same sums as the general loop. Returns the
-// first output not done. In V8, float32 NHWC 512^2 -> 1024^2 linear, C = 3: 1.90 -> 1.40
-// ms, C = 4: 1.96 -> 1.57 ms (a branch for these outputs inside the general loop was slower).
-// Wide antialias windows too (the plan flags runs up to 255 taps): uint8 RGB 1080p -> 270p
-// cubic antialias (16 taps) 0.83-0.86x the time, -> 432p (10) 0.78x, RGBA 0.86-0.95x; the
-// general loop with 16-byte loads for C = 3 (a branch on the row's last pixel) was 1.1x slower.
+// first output not done. A loop of its own because a branch for these outputs inside the
+// general loop is slower. Wide antialias windows take it too (the plan flags runs up to 255
+// taps); the general loop with 16-byte loads for C = 3 (a branch on the row's last pixel) is
+// slower than this one (docs/performance.md, "Resize kernels").
 template <int C>
 int64_t channels_runs(const float* xp, float* yp, const AxisPlan& plan, const float* weights,
                       int64_t o, int64_t o_end) {
@@ -199,8 +198,7 @@ inline void channels_pair8(const float* s, int64_t dt, const v128_t (*pw)[4], fl
 // sum, in its order. Runs of consecutive outputs take channels_runs, in 1.5x linear
 // upsampling the three-phase triples (below), and in 2x upsampling
 // (linear K = 2, cubic K = 4) the pairs of blocks in the two-phase form channels_pair8
-// (in V8, float32 NHWC 512^2 -> 1024^2, the whole resize: linear C = 3 0.82x, C = 4 0.80x,
-// cubic C = 3 0.73x, C = 4 0.74x the time without them; 0.5 kB gzipped).
+// (each a fifth to a quarter off an NHWC float upsampling, for a little code).
 // Tout uint8 (C = 3 only: RGB rows written by a float pass, as a streamed pair's second
 // pass writes them): rounded and saturated by Lanes<uint8_t, float>::bytes, 3 bytes
 // stored.
@@ -258,7 +256,7 @@ inline void resize_pass_channels(const float* x, Tout* y, int64_t outer, const A
         }
         // (an output that is no run goes straight to the loop below: trying channels_runs
         // on each such output, as where taps of weight 0 break every window (cubic
-        // antialias at 3x), cost a third of that loop's time)
+        // antialias at 3x), would add a large share to that loop's time)
         if (runs && plan.consecutive[o] != 0) {
           // (up to the next pair or triple, where there are any)
           const int64_t stop = pairs  ? std::min(o_end, (o | 7) + 1)
@@ -419,7 +417,7 @@ inline void resize_pass_inner_simd_k(const float* x, float* y, int64_t outer,
   const uint8_t* pair = KC > 0 && plan.pairs > 0 ? plan.blk_pair.data() : nullptr;
   // The three-phase triples (1.5x upsampling, linear: KC = 2; AxisPlan::blk_tri), a run of
   // them in one loop with the phases' weights splat once (a float store may alias
-  // plan.tri_w, so the weights were loaded again for every triple): 0.85-0.90x the time.
+  // plan.tri_w, so inside the general loop the weights are loaded again for every triple).
   const uint8_t* tri = KC == 2 && plan.tris > 0 ? plan.blk_tri.data() : nullptr;
   v128_t tw[3][2];
   splat_each(plan.tri_w, tw);
@@ -430,7 +428,7 @@ inline void resize_pass_inner_simd_k(const float* x, float* y, int64_t outer,
       if (KC > 0 && pair && (b & 1) == 0) {
         // A run of pairs in one tight loop (checked first: blocks in the 2x form are the
         // common case of the plans that have any; V8 compiles the per-block tests of the
-        // loop below into 2x upsampling's critical path otherwise: 1.1-1.2x the time).
+        // loop below into 2x upsampling's critical path otherwise).
         while (b + 1 < plan.blocks && (pair[b / 2] & 1)) {
           // Outputs 4b .. 4b + 7: even ones e[j] = sum_k w0[k] x[s + j + k] (k < pair_k0),
           // odd ones from s + dt; the same products and order of sums as the scalar loop.
@@ -555,7 +553,7 @@ __attribute__((noinline)) inline bool halves_2x(const AxisPlan& ap) {
 // pair computes it: t = 0.5 * r0 + 0.5 * r1 per column, then y[j] = 0.5 * t[2j] + 0.5 *
 // t[2j + 1]; the same operations in the same order as blend_rows_into followed by the
 // inner pass, so the same bytes, in one pass over the two rows (the pair's general form
-// writes t into a row group first: 2x the time on 1024² -> 512² with X out of cache).
+// writes t into a row group first, twice the memory traffic when X is out of cache).
 __attribute__((noinline)) inline void down2x2_row(const float* r0, const float* r1, float* y,
                                                   int64_t out) {
   int64_t j = 0;
@@ -751,9 +749,9 @@ inline bool resize_pass_inner_rows4(const float* x, float* y, int64_t outer, con
 // f64x2 vector, tap k of both one 16-byte load (their windows are neighbours), the phases
 // interleaved by two shuffles; every other output the scalar loop. Each lane is the scalar loop's
 // sum in its order (from tap 0's product; pair_wd equals each output's own weights bit for bit), so
-// the bytes are the scalar loop's. (The scalar inner pass was two thirds of float64 NCHW 3x512^2 ->
-// 1024^2; in V8 now linear 0.41x, cubic 0.50x its time, int32 cubic 0.52x (K at run time: 0.2 kB
-// less than a copy per K, 10% slower).)
+// the bytes are the scalar loop's. (The scalar inner pass is most of a float64 NCHW 2x
+// upsampling; this halves it or better. K is a run-time value: a copy per K is larger and
+// only slightly faster.)
 inline void resize_pass_inner_pairs_f64(const double* x, double* y, int64_t outer,
                                         const AxisPlan& plan, const double* weights,
                                         int64_t o_begin, int64_t o_end) {
@@ -812,7 +810,7 @@ void blend_rows_into(const Tin* const* rows, const F* w, int n, T* out, int64_t 
     // Four vectors per step: each tap's weight and row are fetched once for 4 * L lanes.
     // Every lane still sums tap 0's product, then the others in order. (Four named
     // vectors, not an array, and always inlined: clang 14 kept the lambda out of line
-    // for its two uses, returning the four through memory, and W3 took 1.6x the time.)
+    // for its two uses, returning the four through memory, a large slowdown.)
     struct Four {
       V a0, a1, a2, a3;
     };

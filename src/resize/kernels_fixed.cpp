@@ -240,7 +240,7 @@ inline v128_t round_shift_u16(v128_t s) {
 // h's pass on one input row xr (in * c bytes): out * c lanes into yr, as uint16 sums
 // (final false) or as uint8 rounded by 2^7 (final true). The block loop is instantiated
 // for 2 taps (the common linear case: the shuffle loop unrolled) and for any count; the
-// rest of the function once (a copy of all of it for 2 taps took 1 kB of the download).
+// rest of the function once (a copy of all of it for 2 taps would grow the download).
 OSW_KERNEL void h_row_k(const FixedTables& fc, const AxisPlan& ap, const uint8_t* xr, void* yr,
                         bool final) {
   const int64_t c = fc.c, lanes = ap.out * c;
@@ -463,8 +463,8 @@ int64_t wide_runs(const AxisPlan& ap, const int16_t* whp, const uint16_t* t, uin
 // 3, each below 2^15): 4 elements of one output at a time (for c = 3, its 3 elements: the
 // 4th lane reads the next element, or one of the 4 uint16 of padding after the last row,
 // and is not stored), two taps per i32x4.dot_i16x8, rounded by 2^16 into Y. Runs of
-// consecutive outputs take wide_runs: RGBA 1080p -> 540p linear antialias in V8, 4.2 ms
-// -> 2.5 ms (a loop that kept the general one's state spilled it to the stack: 3.9 ms).
+// consecutive outputs take wide_runs, a loop of its own (a loop that kept the general
+// one's state spilled it to the stack and lost most of the gain).
 OSW_KERNEL void h_row_wide(const FixedTables& fc, const AxisPlan& ap, const uint16_t* t,
                            uint8_t* y) {
   const int64_t c = fc.c;

@@ -3,7 +3,8 @@
 //
 // Opset differences (names, defaults, which inputs exist) are settled in the JS layer
 // (bindings/api.js), which fills ResizeAttrs and ResizeInputs. Everything numeric that
-// decides the output shape lives here: SEMANTICS.md rows 3, 5, 6 and keep_aspect_ratio_policy.
+// decides the output shape lives here: docs/semantics.md rows 3, 5, 6 and
+// keep_aspect_ratio_policy.
 #pragma once
 
 #include "core/types.h"
@@ -27,14 +28,15 @@ enum class NearestMode : int32_t {
   RoundPreferCeil = 1,
   Floor = 2,
   Ceil = 3,
-  // Resize-10 states no rule; SEMANTICS.md row 10: floor on an axis that upsamples
+  // Resize-10 states no rule; docs/semantics.md row 10: floor on an axis that upsamples
   // (scale >= 1), ceil on one that downsamples.
   Opset10 = 4,
 };
 
 enum class AspectPolicy : int32_t { Stretch = 0, NotLarger = 1, NotSmaller = 2 };
 
-// Which other runtime to reproduce where SEMANTICS.md rows differ (the "compat" option).
+// Which other runtime to reproduce where the rows of docs/semantics.md differ (the "compat"
+// option).
 enum class Compat : int32_t { Onnx = 0, OnnxRuntime = 1, PyTorch = 2 };
 
 struct ResizeAttrs {

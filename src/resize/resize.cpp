@@ -45,9 +45,8 @@ OSW_MINSIZE static double pass_order_cost(const ResizePlan& plan, const int* ord
     for (int j = a + 1; j < plan.rank; ++j) inner *= d[j];
     // (A pass whose rows are single pixels of 4 channels runs the channels kernel, one
     // vector per output and a load per tap, dearer per tap than a row blend: with 4 or more
-    // taps, the outer axis first is faster even where it writes as many elements. Natively,
-    // RGBA 1080p -> 360p linear antialias: 3.7 -> 3.0 ms, cubic 7.1 -> 5.0; 2-tap plans keep
-    // the inner axis first, where 2x downscaling has its own pass over two rows.)
+    // taps, the outer axis first is faster even where it writes as many elements; 2-tap
+    // plans keep the inner axis first, where 2x downscaling has its own pass over two rows.)
     const double per_tap = inner > 4 || (inner == 4 && ap.taps < 4) ? 0.3
                            : inner == 4                             ? 0.4
                                                                     : (ap.blocks > 0 ? 0.4 : 1.0);
@@ -242,8 +241,8 @@ Status resize_plan(const ResizeAttrs& attrs, const ResizeInputs& inputs, int ran
   // Downsampling axes first (smallest out/in), so each pass works on the fewest elements;
   // among equals, inner axes first. With up to 5 passes, every order is then costed and
   // the cheapest kept (ties keep this one).
-  // (An insertion sort: at most kMaxRank axes, and std::sort's instantiation cost 2 kB of
-  // wasm. The order is total, so any sort gives the same result.)
+  // (An insertion sort: at most kMaxRank axes, and std::sort's instantiation is large in
+  // osw.wasm. The order is total, so any sort gives the same result.)
   const auto before = [&](int a, int b) {
     const double ra = double(plan->out_dims[a]) * double(in_dims[b]);
     const double rb = double(plan->out_dims[b]) * double(in_dims[a]);
@@ -432,16 +431,15 @@ OSW_MINSIZE __attribute__((noinline)) static Status run_converted(
   // last write the shared intermediates; the last one writes Y in the compute type in
   // parts of about kConvertPart elements into this thread's own buffer, each narrowed into
   // Y while it is in cache (the whole of Y in float32 would be written to memory and read
-  // back: float16 1x3x512² -> 1024² took 1.3x as long). Each unit of a step is a run of
+  // back, noticeably slower). Each unit of a step is a run of
   // e = out_elems / units contiguous elements of Y (resize/resize.h, ResizeStep), so the part
   // [b, b2) of the units writes elements [b * e, b2 * e), here shifted to the buffer's start.
   // uint8 (lay.parts) has no widening step: its steps read X itself and write float.
-  // 2^17 elements (512 kB of float, 1 MB of double): a streamed step computes again the
-  // rows its first outputs share with the part before, so parts of 2^15 elements (32 rows
-  // of 1024) cost 3 more inner-pass rows per 16 in cubic 2x upsampling; in alternation
-  // against 2^15 (two runs): int32 and uint16 cubic 1x3x512² -> 1024² 0.91-0.93x the time,
-  // uint8 0.89-0.99x, float16/bfloat16 cubic 0.93-0.97x, uint8 RGB cubic antialias 1080p
-  // -> 540p 0.92-0.96x; 2^16 left int32/uint16 1.05-1.08x slower than 2^17, 2^18 was no faster.
+  // 2^17 elements (512 KiB of float, 1 MiB of double): a streamed step computes again the
+  // rows its first outputs share with the part before, so smaller parts (2^15: 32 rows of
+  // 1024) cost 3 more inner-pass rows per 16 in cubic 2x upsampling; 2^17 is faster than
+  // 2^15 for the integer and half types and than 2^16 for int32 and uint16; 2^18 is no
+  // faster (docs/performance.md, "Resize kernels").
   constexpr int64_t kConvertPart = int64_t(1) << 17;
   const int s0 = lay.convert ? 1 : 0;
   RunLayout f = lay;
@@ -467,7 +465,7 @@ OSW_MINSIZE __attribute__((noinline)) static Status run_converted(
   const int64_t es = dtype_size(lay.convert_to);
   // (At least 16 units where they are rows of up to 2^17 elements: a streamed step starts
   // its row cache again for every part, and 4-row parts of a 1080p RGBA cubic upsampling
-  // computed 2.5x the inner pass's rows: 36 ms against 23 ms with 16.)
+  // compute two and a half times the inner pass's rows.)
   int64_t part = std::max<int64_t>(kConvertPart / per_unit,
                                    std::min<int64_t>(16, (kConvertPart << 4) / per_unit));
   // Under a small maxBytes (createSampler({ maxBytes })), smaller parts down to one unit
