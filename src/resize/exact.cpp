@@ -50,7 +50,8 @@
 #include "core/elem.h"
 #include "core/exact_int.h"
 #include "core/simd.h"
-#include "resize/resize.h"
+#include "resize/plan.h"
+#include "resize/workspace.h"
 
 namespace osw {
 

@@ -15,11 +15,10 @@
 #pragma once
 
 #include "core/types.h"
+#include "resize/plan.h"
+#include "resize/workspace.h"
 
 namespace osw {
-
-struct ResizePlan;
-struct ExactTaps;
 
 // The error bound of the float computation of plan's outputs for X (x.type an integer
 // type; 32- and 64-bit types read X for its largest magnitude), and in *eps_d that of the same

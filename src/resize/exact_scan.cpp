@@ -10,7 +10,8 @@
 #include "core/optimize.h"
 #include "core/simd.h"
 #include "resize/exact.h"
-#include "resize/resize.h"
+#include "resize/plan.h"
+#include "resize/workspace.h"
 
 namespace osw {
 

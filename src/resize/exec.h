@@ -21,7 +21,8 @@
 #include "resize/kernels.h"
 #include "resize/kernels_fixed.h"
 #include "resize/kernels_nearest.h"
-#include "resize/resize.h"
+#include "resize/plan.h"
+#include "resize/workspace.h"
 
 namespace osw {
 

@@ -23,12 +23,10 @@
 #pragma once
 
 #include "core/types.h"
+#include "resize/plan.h"
+#include "resize/workspace.h"
 
 namespace osw {
-
-struct ResizePlan;
-struct ResizeWorkspace;
-struct FixedTables;
 
 // Builds the tables of the plan's integer form when it has one (fc->state 1, else -1; a
 // table that cannot be allocated leaves the float path). fixed_force takes the form even

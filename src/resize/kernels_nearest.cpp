@@ -5,7 +5,8 @@
 #include <cstring>
 
 #include "core/simd.h"
-#include "resize/resize.h"
+#include "resize/plan.h"
+#include "resize/workspace.h"
 
 namespace osw {
 

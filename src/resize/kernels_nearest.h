@@ -21,11 +21,9 @@
 #include <cstddef>
 
 #include "core/types.h"
+#include "resize/plan.h"
 
 namespace osw {
-
-struct ResizePlan;
-struct NearestTables;
 
 // Builds the gather's tables of the plan for elements of es bytes.
 Status build_nearest_tables(const ResizePlan& plan, size_t es, NearestTables* t);

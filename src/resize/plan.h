@@ -1,4 +1,7 @@
-// resize/plan.h: the coordinate maths of Resize, evaluated once per axis into tables.
+// resize/plan.h: the plan of a Resize: the coordinate maths evaluated once per axis into
+// tables (AxisPlan), the kernels' own tables (NearestTables, FixedTables, built by
+// resize/kernels_nearest.cpp and resize/kernels_fixed.cpp), the schedule of passes, and
+// ResizePlan, which holds them all and is immutable once resize_plan() returns.
 //
 // Each coordinate_transformation_mode is a pure function (output index -> input
 // coordinate) with the spec formula in its comment. build_axis_plan() evaluates the chosen
@@ -191,5 +194,77 @@ inline void antialias_window(bool cubic, double scale, int64_t* start, int64_t* 
   *start = static_cast<int64_t>(std::floor((cubic ? -2.0 : -1.0) / scale) + 1.0);
   *end = cubic ? 2 - *start : *start + (2 - 2 * *start);
 }
+
+// Choices made when planning. The test switches force the plain paths of the kernels, to
+// compare them with the fast ones; they never change a result.
+struct ResizeOptions {
+  // The element type the plan will run (its kernels' tables are built for it alone), or
+  // Undefined: every type.
+  DType type = DType::Undefined;
+  bool fixed_disable = false;     // uint8: never take the integer form (the float path runs)
+  bool fixed_force = false;       // uint8: take it whenever exact, even where few blocks vectorise
+  bool nearest_scalar = false;    // nearest: no SIMD blocks, no merged runs
+  bool nearest_no_reuse = false;  // nearest: gather every row, even one equal to the previous
+  // The most bytes one allocation may take, for the plan's tables and for every run of the
+  // plan (its workspaces' buffers): larger ones fail with a RangeError naming the limit.
+  int64_t max_bytes = kDefaultMaxBytes;
+};
+
+// The buffers a step reads and writes: X, Y, and two whole intermediates (in the compute
+// type F) that alternate between plain passes.
+enum class ResizeBuf : int8_t { X, Y, TmpA, TmpB };
+
+// One step of the linear/cubic schedule.
+//  Pass        one separable pass along axis `a` over the whole tensor src -> dst.
+//  StreamLast  the last two passes fused: inner axis h first, then outer axis v (v < h);
+//              rows of h's result are computed on demand into a row cache of the workspace.
+//  StreamGroup the last two passes fused: outer axis v first, then inner axis h (v < h);
+//              groups of 4 rows of v are blended into the workspace, then h's pass.
+//  Copy        no axis is resampled: Y is X converted.
+// dims: the tensor's dims before the step. units: how the step splits (resize_execute_range):
+// a Pass along an inner axis (elements after it) into its output rows (outer * out), along
+// the innermost axis into its rows (outer); a streamed pair into the output rows of v
+// (outer_v * out_v); Copy into elements.
+// (Plain members, no initializers: a value-initialized ResizeSchedule{} is all zeros, one
+// fill, and build_schedule sets every field of the steps it writes.)
+struct ResizeStep {
+  enum Kind : int8_t { Pass, StreamLast, StreamGroup, Copy };
+  Kind kind;
+  int a;     // Pass: the axis
+  int v, h;  // streamed pairs: the outer and the inner axis
+  ResizeBuf src, dst;
+  int64_t dims[kMaxRank];
+  int64_t units;
+};
+
+struct ResizeSchedule {
+  int n;
+  ResizeStep step[kMaxRank];
+  int n_tmp;          // how many of TmpA, TmpB the steps use (in that order)
+  int64_t tmp_elems;  // elements of each
+  bool too_large;     // an intermediate has more than 2^63 elements (a run fails)
+};
+
+struct ResizePlan {
+  ResizeAttrs attrs;
+  ResizeGeometry geo;
+  ResizeOptions opts;
+  int rank = 0;
+  int64_t in_dims[kMaxRank] = {};
+  int64_t out_dims[kMaxRank] = {};
+  int64_t out_elems = 0;
+  AxisPlan axis[kMaxRank];
+  // Linear/cubic: the axes resampled, in the order the passes run (identity axes skipped).
+  int n_passes = 0;
+  int order[kMaxRank] = {};
+  // Linear/cubic: the passes as steps, for the types compiled for size ([0]) and for
+  // float32 and uint8 ([1]: these also stream an outer axis then an inner one).
+  ResizeSchedule schedule[2] = {};
+  // Nearest: the gather's tables per element size (index log2 of 1, 2, 4, 8 bytes), built
+  // for the sizes of opts.type.
+  NearestTables nearest[4];
+  // uint8 linear in integers (resize/kernels_fixed.h): its tables, when the plan has the form.
+  FixedTables fixed;
+};
 
 }  // namespace osw
