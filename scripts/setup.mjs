@@ -26,6 +26,7 @@ const NEEDS = [
   { what: 'WebKitGTK WebDriver and MiniBrowser (browser tests)', ok: () => onPath('WebKitWebDriver'), pkg: 'webkit2gtk-driver' },
   { what: 'Xvfb (WebKit has no headless mode)', ok: () => onPath('xvfb-run') && onPath('Xvfb'), pkg: 'xvfb' },
   { what: 'xauth (for xvfb-run)', ok: () => onPath('xauth'), pkg: 'xauth' },
+  { what: 'clang-format 14 (scripts/check-format.mjs)', ok: () => onPath('clang-format-14'), pkg: 'clang-format-14' },
   { what: 'SIMDe headers (native sanitizer build)', ok: () => existsSync('/usr/include/simde/wasm/simd128.h'), pkg: 'libsimde-dev' },
   { what: 'clang 14 sanitizer/fuzzer runtime', ok: () => existsSync('/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a'), pkg: 'libclang-rt-14-dev' },
   // Debian's torch for /usr/bin/python3 (a file check: importing torch takes seconds)

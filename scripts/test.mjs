@@ -1,5 +1,7 @@
 // test.mjs: runs every test of the project, in order, and prints one summary.
 //
+//   0. static checks: clang-format (scripts/check-format.mjs), the include layers of src/
+//      (scripts/check-layers.mjs), commit subjects (scripts/check-commits.mjs)
 //   1. Catch2 suite of the C++ core, built with em++ and run under Node (build/osw-tests.js),
 //      then natively under ASan/UBSan with a bounded libFuzzer run (scripts/native-tests.mjs)
 //   2. npm pack, and the tarball installed into an empty app in .cache/app
@@ -59,28 +61,47 @@ function runLogged(cmd, args, opts = {}) {
   return r;
 }
 
-// 1. Catch2
-step('Catch2 (C++ core under Node, wasm SIMD)', () => {
-  execFileSync('cmake', ['--build', 'build', '--parallel', '2', '--target', 'osw-tests'], { cwd: root, env, stdio: 'inherit' });
-  const r = runLogged('node', ['--no-experimental-fetch', 'build/osw-tests.js', '--use-colour', 'no']);
-  const out = r.stdout || '';
-  const m = out.match(/All tests passed \((\d+) assertions? in (\d+) test cases?\)/);
-  const f = out.match(/test cases?:\s+(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/);
-  if (m) passedCount += Number(m[2]);
-  if (f) { passedCount += Number(f[2]); failedCount += Number(f[3]); }
-  if (r.status !== 0) throw new Error(`Catch2 exited with ${r.status}`);
-  return m ? `${m[2]} test cases, ${m[1]} assertions` : '';
+// 0. Static checks, cheap, first: one line per check.
+const CHECKS = [
+  ['format', 'scripts/check-format.mjs'],   // clang-format over src/ and bindings/*.{h,cpp}
+  ['layers', 'scripts/check-layers.mjs'],   // includes in src/ point down the layers
+  ['commits', 'scripts/check-commits.mjs'], // commit subjects of at most 72 characters
+];
+step('static checks (format, layers, commit messages)', () => {
+  const bad = [];
+  for (const [name, script] of CHECKS) {
+    const r = runLogged('node', [script]);
+    if (r.status === 0) passedCount++;
+    else { failedCount++; bad.push(name); }
+  }
+  if (bad.length) throw new Error(`failed: ${bad.join(', ')}`);
+  return `${CHECKS.length} checks: ${CHECKS.map(([n]) => n).join(', ')}`;
 });
 
-// 1b. The same Catch2 suite natively under ASan/UBSan, and a bounded libFuzzer run.
-step('native: sanitizers (ASan/UBSan) and bounded fuzzing', () => {
-  const r = runLogged('node', ['scripts/native-tests.mjs']);
-  const m = (r.stdout || '').match(/native: (\d+) passed, (\d+) failed/);
-  if (m) { passedCount += Number(m[1]); failedCount += Number(m[2]); }
-  if (r.status !== 0) throw new Error(`native tests exited with ${r.status}`);
-  if (!m) throw new Error('native tests printed no summary');
-  return `${m[1]} passed`;
-});
+// 1. Catch2 (not with --only, which runs node:test files)
+if (!only) {
+  step('Catch2 (C++ core under Node, wasm SIMD)', () => {
+    execFileSync('cmake', ['--build', 'build', '--parallel', '2', '--target', 'osw-tests'], { cwd: root, env, stdio: 'inherit' });
+    const r = runLogged('node', ['--no-experimental-fetch', 'build/osw-tests.js', '--use-colour', 'no']);
+    const out = r.stdout || '';
+    const m = out.match(/All tests passed \((\d+) assertions? in (\d+) test cases?\)/);
+    const f = out.match(/test cases?:\s+(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/);
+    if (m) passedCount += Number(m[2]);
+    if (f) { passedCount += Number(f[2]); failedCount += Number(f[3]); }
+    if (r.status !== 0) throw new Error(`Catch2 exited with ${r.status}`);
+    return m ? `${m[2]} test cases, ${m[1]} assertions` : '';
+  });
+
+  // 1b. The same Catch2 suite natively under ASan/UBSan, and a bounded libFuzzer run.
+  step('native: sanitizers (ASan/UBSan) and bounded fuzzing', () => {
+    const r = runLogged('node', ['scripts/native-tests.mjs']);
+    const m = (r.stdout || '').match(/native: (\d+) passed, (\d+) failed/);
+    if (m) { passedCount += Number(m[1]); failedCount += Number(m[2]); }
+    if (r.status !== 0) throw new Error(`native tests exited with ${r.status}`);
+    if (!m) throw new Error('native tests printed no summary');
+    return `${m[1]} passed`;
+  });
+}
 
 // 2. npm pack + install into an empty app
 let packageDir = '';
