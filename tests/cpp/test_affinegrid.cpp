@@ -84,7 +84,7 @@ double spacing(DType t, long double x) {
 
 }  // namespace
 
-TEST_CASE("affinegrid base coordinates follow the spec formulas", "[affinegrid]") {
+TEST_CASE("affinegrid base coordinates follow the spec formulas", "[affinegrid][coordinates]") {
   using osw::ag::base_coordinate;
   // align_corners=1: -1 and 1 are the end points' centres, linspace(-1, 1, n).
   const double ac5[] = {-1, -0.5, 0, 0.5, 1};
@@ -114,7 +114,7 @@ TEST_CASE("affinegrid base coordinates follow the spec formulas", "[affinegrid]"
   }
 }
 
-TEST_CASE("affinegrid float16 rounds a double once, to nearest even", "[affinegrid]") {
+TEST_CASE("affinegrid float16 rounds a double once, to nearest even", "[affinegrid][exec]") {
   using osw::ag::half_from_double;
   CHECK(half_from_double(1.0) == 0x3c00);
   CHECK(half_from_double(-2.0) == 0xc000);
@@ -144,7 +144,7 @@ TEST_CASE("affinegrid float16 rounds a double once, to nearest even", "[affinegr
   }
 }
 
-TEST_CASE("affinegrid known grids: identity, a rotation, (x, y, z) order", "[affinegrid]") {
+TEST_CASE("affinegrid known grids: identity, a rotation, (x, y, z) order", "[affinegrid][exec]") {
   // Identity 2-D, H = 2, W = 3, align_corners=0: x = -2/3, 0, 2/3 along W; y = -1/2, 1/2.
   Run r = run(DType::Float64, {1, 2, 3}, {1, 0, 0, 0, 1, 0}, {1, 5, 2, 3}, false);
   REQUIRE(r.status.ok());
@@ -182,7 +182,7 @@ TEST_CASE("affinegrid known grids: identity, a rotation, (x, y, z) order", "[aff
       }
 }
 
-TEST_CASE("affinegrid matches the slow reference on random thetas", "[affinegrid]") {
+TEST_CASE("affinegrid matches the slow reference on random thetas", "[affinegrid][exec]") {
   Rng rng(2020);
   const DType types[] = {DType::Float32, DType::Float64, DType::Float16};
   int cases = 0, ones = 0;
@@ -222,7 +222,7 @@ TEST_CASE("affinegrid matches the slow reference on random thetas", "[affinegrid
   CHECK(ones > 50);  // sizes of 1 were drawn
 }
 
-TEST_CASE("affinegrid float16 grids are rounded once, not through float32", "[affinegrid]") {
+TEST_CASE("affinegrid float16 grids are rounded once, not through float32", "[affinegrid][exec]") {
   // x = 2/3 (W = 3, w = 2), y = 1/2 (H = 2, h = 1), theta row 0 = [2^-24, 2^-10, 1] (all
   // float16): x' = 1 + 2^-11 + (2/3) 2^-24, just above the tie between 1 and 1 + 2^-10 by
   // less than float32 resolves. Float32 first would give the tie, then 1 (even); the
@@ -236,7 +236,7 @@ TEST_CASE("affinegrid float16 grids are rounded once, not through float32", "[af
   CHECK(r.values[(1 * 3 + 2) * 2 + 1] == 0);
 }
 
-TEST_CASE("affinegrid NaN in theta stays in its own outputs", "[affinegrid]") {
+TEST_CASE("affinegrid NaN in theta stays in its own outputs", "[affinegrid][exec]") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   Run r = run(DType::Float32, {2, 2, 3}, {1, 0, 0, 0, nan, 0, 1, 0, 0, 0, 1, 0}, {2, 1, 2, 2}, false);
   REQUIRE(r.status.ok());
@@ -244,7 +244,7 @@ TEST_CASE("affinegrid NaN in theta stays in its own outputs", "[affinegrid]") {
   for (int i = 8; i < 16; ++i) CHECK_FALSE(std::isnan(r.values[i]));
 }
 
-TEST_CASE("affinegrid shapes: zero sizes give an empty grid", "[affinegrid]") {
+TEST_CASE("affinegrid shapes: zero sizes give an empty grid", "[affinegrid][params]") {
   Run r = run(DType::Float32, {2, 2, 3}, std::vector<double>(12, 0.5), {2, 0, 0, 4}, false);
   REQUIRE(r.status.ok());
   CHECK(r.grid.dims[1] == 0);
@@ -257,7 +257,7 @@ TEST_CASE("affinegrid shapes: zero sizes give an empty grid", "[affinegrid]") {
   CHECK(r.values.empty());
 }
 
-TEST_CASE("affinegrid errors name theta or size", "[affinegrid]") {
+TEST_CASE("affinegrid errors name theta or size", "[affinegrid][params]") {
   auto shape = [](DType type, const Dims& tdims, const Dims& size) {
     std::vector<float> data(64);
     TensorView t = theta_view(type, tdims, data.data());

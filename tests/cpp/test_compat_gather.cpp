@@ -59,7 +59,7 @@ std::vector<int> table(Rng& r, int in, int out) {
 
 }  // namespace
 
-TEST_CASE("compat gather: the SIMD windows equal the plain loop", "[compat]") {
+TEST_CASE("compat gather: the SIMD windows equal the plain loop", "[imaging][gather]") {
   Rng r(2018);
   const size_t sizes[] = {1, 2, 3, 4, 8, 12, 16, 5};
 #if OSW_HAVE_SIMD
@@ -94,7 +94,7 @@ TEST_CASE("compat gather: the SIMD windows equal the plain loop", "[compat]") {
 #endif
 }
 
-TEST_CASE("compat gather: NEAREST of both libraries on wide rows equals the reference models", "[compat]") {
+TEST_CASE("compat gather: NEAREST of both libraries on wide rows equals the reference models", "[imaging][gather]") {
   Rng r(2019);
   for (int it = 0; it < 300; ++it) {
     const int c = int(r.range(1, 4)), w = int(r.range(1, 320)), h = int(r.range(1, 5));

@@ -105,11 +105,11 @@ void random_cases(uint64_t seed, int n) {
 
 }  // namespace
 
-TEST_CASE("opencv compat: uint8 kernels equal the reference model", "[compat]") {
+TEST_CASE("opencv compat: uint8 kernels equal the reference model", "[imaging][opencv]") {
   random_cases<uint8_t>(101, 1500);
 }
 
-TEST_CASE("opencv compat: float32 kernels equal the reference model", "[compat]") {
+TEST_CASE("opencv compat: float32 kernels equal the reference model", "[imaging][opencv]") {
   random_cases<float>(202, 1500);
 }
 
@@ -147,12 +147,12 @@ void wide_cases(uint64_t seed, int n) {
   }
 }
 
-TEST_CASE("opencv compat: vector forms on wide rows equal the reference model", "[compat]") {
+TEST_CASE("opencv compat: vector forms on wide rows equal the reference model", "[imaging][opencv]") {
   wide_cases<uint8_t>(303, 700);
   wide_cases<float>(404, 300);
 }
 
-TEST_CASE("opencv compat: uint8 cubic vertical formula depends on x (vector loop vs tail)", "[compat]") {
+TEST_CASE("opencv compat: uint8 cubic vertical formula depends on x (vector loop vs tail)", "[imaging][opencv]") {
   // cv2.resize(x, (4, 4), INTER_CUBIC) of a 2x1 image: rows of 4 elements are all OpenCV's
   // scalar tail ((sum S b + 2^21) >> 22); its float vector formula would differ.
   const std::vector<uint8_t> a = {242, 178};
@@ -178,7 +178,7 @@ TEST_CASE("opencv compat: uint8 cubic vertical formula depends on x (vector loop
   CHECK(refcv::resize(b, 2, 4, 1, 11, 12, 3.0, 5.5, refcv::kCubic, no_split) != b_cv);
 }
 
-TEST_CASE("opencv compat: float32 cubic vertical sums right to left in the vector loop", "[compat]") {
+TEST_CASE("opencv compat: float32 cubic vertical sums right to left in the vector loop", "[imaging][opencv]") {
   // Rows of 4k + r elements: the split changes some low bits; the model with the split is exact.
   Rng r(7);
   int differing = 0;
@@ -196,7 +196,7 @@ TEST_CASE("opencv compat: float32 cubic vertical sums right to left in the vecto
   CHECK(differing > 0);
 }
 
-TEST_CASE("opencv compat: uint8 linear uses the >>4 formula at every x", "[compat]") {
+TEST_CASE("opencv compat: uint8 linear uses the >>4 formula at every x", "[imaging][opencv]") {
   // OpenCV 4.6's scalar tail of the uint8 linear vertical pass computes what its vector loop
   // does: (((S0 >> 4) b0 >> 16) + ((S1 >> 4) b1 >> 16) + 2) >> 2, even where
   // (S0 b0 + S1 b1 + 2^21) >> 22 would differ (a 3-element row is all tail).
@@ -227,7 +227,7 @@ TEST_CASE("opencv compat: uint8 linear uses the >>4 formula at every x", "[compa
   CHECK(differ > 0);
 }
 
-TEST_CASE("opencv compat: LINEAR at exactly 2x down is AREA", "[compat]") {
+TEST_CASE("opencv compat: LINEAR at exactly 2x down is AREA", "[imaging][opencv]") {
   // cv2.resize of [[0, 0], [1, 1]] to 1x1 with INTER_LINEAR: 1 channel (and 3) give
   // (0 + 0 + 1 + 1 + 2) >> 2 = 1; 2 channels take the float area path, cvRound(0.5) = 0;
   // bilinear would give 1 for both.
@@ -248,7 +248,7 @@ TEST_CASE("opencv compat: LINEAR at exactly 2x down is AREA", "[compat]") {
         osw::compat::cvrules::Kind::AreaFast);
 }
 
-TEST_CASE("opencv compat: NEAREST takes floor(d * (1 / scale)) in double", "[compat]") {
+TEST_CASE("opencv compat: NEAREST takes floor(d * (1 / scale)) in double", "[imaging][opencv]") {
   // 6 -> 34: 1 / (34 / 6) = 0.17647058823529413 in double, 17 times that is 2.9999999999999996,
   // so cv2 picks pixel 2 where the exact 17 * 6 / 34 = 3 would pick 3.
   std::vector<uint8_t> x = {0, 1, 2, 3, 4, 5};
@@ -258,7 +258,7 @@ TEST_CASE("opencv compat: NEAREST takes floor(d * (1 / scale)) in double", "[com
   CHECK(y[18] == 3);
 }
 
-TEST_CASE("opencv compat: NEAREST_EXACT is OpenCV 4.6's 16.16 rule", "[compat]") {
+TEST_CASE("opencv compat: NEAREST_EXACT is OpenCV 4.6's 16.16 rule", "[imaging][opencv]") {
   // cv2 4.6: 4 -> 2 gives [0, 2], 7 -> 2 gives [1, 5], 40 -> 1 gives [19], 3 -> 5 gives [0, 0, 1, 2, 2].
   auto row = [](int in, int out) {
     std::vector<uint8_t> x(static_cast<size_t>(in), 0);
@@ -271,7 +271,7 @@ TEST_CASE("opencv compat: NEAREST_EXACT is OpenCV 4.6's 16.16 rule", "[compat]")
   CHECK(row(3, 5) == std::vector<uint8_t>{0, 0, 1, 2, 2});
 }
 
-TEST_CASE("opencv compat: uint8 cubic weights are rounded one by one, not adjusted to 2048", "[compat]") {
+TEST_CASE("opencv compat: uint8 cubic weights are rounded one by one, not adjusted to 2048", "[imaging][opencv]") {
   // Some coordinates give fixed-point weights summing to 2047 or 2049.
   int off = 0;
   for (int i = 0; i < 1000; ++i) {
@@ -290,7 +290,7 @@ TEST_CASE("opencv compat: uint8 cubic weights are rounded one by one, not adjust
   CHECK(run(x, ImageBatch{1, 4, 3, 1, 7, 5}, 5.0 / 3, 7.0 / 4, CvInterp::Cubic) == cv);
 }
 
-TEST_CASE("opencv compat: arguments, copies and batches", "[compat]") {
+TEST_CASE("opencv compat: arguments, copies and batches", "[imaging][opencv]") {
   std::vector<uint8_t> x(2 * 3 * 5 * 2), y(2 * 3 * 5 * 2);
   for (size_t i = 0; i < x.size(); ++i) x[i] = uint8_t(i * 7);
   // Same size: a copy whatever the interpolation and scale.

@@ -44,7 +44,7 @@ std::vector<uint8_t> run_u8(const std::vector<uint8_t>& x, const ImageBatch& g, 
 
 }  // namespace
 
-TEST_CASE("pillow u8: random cases equal the reference model", "[compat]") {
+TEST_CASE("pillow u8: random cases equal the reference model", "[imaging][pillow]") {
   Rng rng(18);
   int cases = 0;
   for (int it = 0; it < 900; ++it) {
@@ -83,7 +83,7 @@ TEST_CASE("pillow u8: random cases equal the reference model", "[compat]") {
   CHECK(cases >= 900);
 }
 
-TEST_CASE("pillow f32: random cases equal the reference model exactly", "[compat]") {
+TEST_CASE("pillow f32: random cases equal the reference model exactly", "[imaging][pillow]") {
   Rng rng(19);
   for (int it = 0; it < 600; ++it) {
     const int f = it % 6;
@@ -108,7 +108,7 @@ TEST_CASE("pillow f32: random cases equal the reference model exactly", "[compat
   }
 }
 
-TEST_CASE("pillow u8: sums start at 2^21 (round half up), weights are 22-bit", "[compat]") {
+TEST_CASE("pillow u8: sums start at 2^21 (round half up), weights are 22-bit", "[imaging][pillow]") {
   // BOX 4 -> 1: four weights of 2^20; 255 * 2^20 + 2^21 = 64.25 * 2^22 -> 64 (63 from 0).
   std::vector<uint8_t> x = {0, 0, 0, 255}, y(1);
   ImageBatch g{1, 1, 4, 1, 1, 1};
@@ -124,7 +124,7 @@ TEST_CASE("pillow u8: sums start at 2^21 (round half up), weights are 22-bit", "
   CHECK(int(y[0]) == 3);
 }
 
-TEST_CASE("pillow u8: sizes of 1 average the whole axis", "[compat]") {
+TEST_CASE("pillow u8: sizes of 1 average the whole axis", "[imaging][pillow]") {
   // 3 x 1 -> 1 x 1 with BILINEAR: support 3 (1 x scale 3) around centre 1.5 covers rows
   // 0..2 with weights tri(-1/3), tri(0), tri(1/3) = (2/3, 1, 2/3) / (7/3) = 2/7, 3/7, 2/7:
   // (10 * 2 + 20 * 3 + 90 * 2) / 7 = 37.14 -> 37.
@@ -142,7 +142,7 @@ TEST_CASE("pillow u8: sizes of 1 average the whole axis", "[compat]") {
   }
 }
 
-TEST_CASE("pillow: a same-size resize is a copy, also with premultiplied alpha", "[compat]") {
+TEST_CASE("pillow: a same-size resize is a copy, also with premultiplied alpha", "[imaging][pillow]") {
   // The premultiply round trip would turn (200, 100, 50, 3) into (170, 85, 85, 3).
   std::vector<uint8_t> x = {200, 100, 50, 3, 9, 8, 7, 1}, y(8);
   ImageBatch g{1, 1, 2, 4, 1, 2};
@@ -152,7 +152,7 @@ TEST_CASE("pillow: a same-size resize is a copy, also with premultiplied alpha",
   }
 }
 
-TEST_CASE("pillow: premultiply rounds in 8 bits and divides back with truncation", "[compat]") {
+TEST_CASE("pillow: premultiply rounds in 8 bits and divides back with truncation", "[imaging][pillow]") {
   // (200, 100, 50) at alpha 3: premultiplied (2, 1, 1), back 255 * 2 / 3 = 170, 85, 85.
   std::vector<uint8_t> x = {200, 100, 50, 3, 200, 100, 50, 3}, y(12);
   ImageBatch g{1, 1, 2, 4, 1, 3};
@@ -181,7 +181,7 @@ TEST_CASE("pillow: premultiply rounds in 8 bits and divides back with truncation
   CHECK(int(yla[1]) == 3);
 }
 
-TEST_CASE("pillow u8: the horizontal pass is clamped to 8 bits before the vertical one", "[compat]") {
+TEST_CASE("pillow u8: the horizontal pass is clamped to 8 bits before the vertical one", "[imaging][pillow]") {
   // A checkerboard of 0/255 upscaled with LANCZOS overshoots in the horizontal pass; the
   // model with that clamp removed must differ, the kernel must equal the model with it.
   const int h = 6, w = 6, oh = 13, ow = 13;
@@ -196,7 +196,7 @@ TEST_CASE("pillow u8: the horizontal pass is clamped to 8 bits before the vertic
   CHECK(y != refpil::resize_u8(x, h, w, 1, oh, ow, refpil::Lanczos, false, false));
 }
 
-TEST_CASE("pillow u8: hundreds of taps per output (split 16-bit weight sums wrap)", "[compat]") {
+TEST_CASE("pillow u8: hundreds of taps per output (split 16-bit weight sums wrap)", "[imaging][pillow]") {
   // The SIMD passes sum x * (k & 0x7FFF) apart from x * (k >> 15); with more than 257 taps
   // of bright pixels the low sums pass 2^31 and must wrap back into the right total. Every
   // channel count, both axes, all-255 and noisy rows, a filter with negative lobes too.
@@ -219,7 +219,7 @@ TEST_CASE("pillow u8: hundreds of taps per output (split 16-bit weight sums wrap
       }
 }
 
-TEST_CASE("pillow u8: unpremultiply of every (colour, alpha) pair", "[compat]") {
+TEST_CASE("pillow u8: unpremultiply of every (colour, alpha) pair", "[imaging][pillow]") {
   // Two equal rows of 65536 RGBA pixels (colour c, alpha a for all c, a; LA likewise) boxed
   // to one row: the vertical pass returns the premultiplied pixels unchanged, so the output
   // is premultiply then unpremultiply of each pair (the SIMD division and the scalar tail).
@@ -239,7 +239,7 @@ TEST_CASE("pillow u8: unpremultiply of every (colour, alpha) pair", "[compat]") 
   }
 }
 
-TEST_CASE("pillow f32: every row count mod 4, each row its own sums", "[compat]") {
+TEST_CASE("pillow f32: every row count mod 4, each row its own sums", "[imaging][pillow]") {
   // The SIMD horizontal pass runs 4 rows at once (a row per double lane): 1 to 9 rows,
   // horizontal only and both passes, rows that differ in magnitude.
   Rng rng(1900);
@@ -257,7 +257,7 @@ TEST_CASE("pillow f32: every row count mod 4, each row its own sums", "[compat]"
     }
 }
 
-TEST_CASE("pillow f32: an axis that keeps its length is not resampled", "[compat]") {
+TEST_CASE("pillow f32: an axis that keeps its length is not resampled", "[imaging][pillow]") {
   // LANCZOS at scale 1 has weights sinc(n) ~ 4e-17, not 0, at the neighbours: a pass run
   // over a kept axis would leak 1e6 * 4e-17 into the zero row. Pillow skips that pass.
   const int h = 3, w = 4, oh = 3, ow = 7;
@@ -274,7 +274,7 @@ TEST_CASE("pillow f32: an axis that keeps its length is not resampled", "[compat
   for (int r = 0; r < 7; ++r) CHECK(yt[r * 3 + 1] == 0.0f);
 }
 
-TEST_CASE("pillow: NEAREST takes the pixel under the accumulated centre", "[compat]") {
+TEST_CASE("pillow: NEAREST takes the pixel under the accumulated centre", "[imaging][pillow]") {
   // 5 -> 3: step 5/3, centres 0.833, 2.5, 4.167 -> columns 0, 2, 4.
   std::vector<uint8_t> x = {10, 20, 30, 40, 50}, y(3);
   ImageBatch g{1, 1, 5, 1, 1, 3};
@@ -289,7 +289,7 @@ TEST_CASE("pillow: NEAREST takes the pixel under the accumulated centre", "[comp
     for (int k = 0; k < 3; ++k) CHECK(int(y7[q * 3 + k]) == rgb[want[q] * 3 + k]);
 }
 
-TEST_CASE("pillow: arguments", "[compat]") {
+TEST_CASE("pillow: arguments", "[imaging][pillow]") {
   uint8_t b[16] = {};
   float fb[16] = {};
   using osw::compat::kBadArgs;
@@ -307,7 +307,7 @@ TEST_CASE("pillow: arguments", "[compat]") {
         osw::compat::kOk);
 }
 
-TEST_CASE("pillow u8: mostly opaque images (the premultiply passes skip opaque groups) equal the reference model", "[compat]") {
+TEST_CASE("pillow u8: mostly opaque images (the premultiply passes skip opaque groups) equal the reference model", "[imaging][pillow]") {
   // Photos with an alpha channel are opaque almost everywhere: groups of 4 (RGBA) or 8 (LA)
   // opaque pixels are copied by premultiply and left alone by unpremultiply. Here opaque
   // runs, fully clear runs and scattered translucent pixels, on wide rows (the SIMD forms),

@@ -87,7 +87,7 @@ std::vector<float> narrowing_inputs() {
 
 }  // namespace
 
-TEST_CASE("convert: every half widens to half_to_float's bits", "[convert]") {
+TEST_CASE("convert: every half widens to half_to_float's bits", "[core][convert]") {
   std::vector<uint16_t> h(65536 + 7);
   for (uint32_t i = 0; i < 65536; ++i) h[i] = uint16_t(i);
   for (int off : {0, 3}) {
@@ -103,7 +103,7 @@ TEST_CASE("convert: every half widens to half_to_float's bits", "[convert]") {
 // The vector loop takes another form for 8 halves with a subnormal among them: every half
 // again, each beside a subnormal one (so every vector holds one), and runs of normal halves
 // with one subnormal at each position.
-TEST_CASE("convert: every half widens the same beside a subnormal half", "[convert]") {
+TEST_CASE("convert: every half widens the same beside a subnormal half", "[core][convert]") {
   std::vector<uint16_t> h(2 * 65536);
   for (uint32_t i = 0; i < 65536; ++i) {
     h[2 * i] = uint16_t(i);
@@ -139,7 +139,7 @@ TEST_CASE("convert: every half widens the same beside a subnormal half", "[conve
   }
 }
 
-TEST_CASE("convert: every bfloat16 widens to bfloat16_to_float's bits", "[convert]") {
+TEST_CASE("convert: every bfloat16 widens to bfloat16_to_float's bits", "[core][convert]") {
   std::vector<uint16_t> b(65536);
   for (uint32_t i = 0; i < 65536; ++i) b[i] = uint16_t(i);
   std::vector<float> out(65536);
@@ -147,7 +147,7 @@ TEST_CASE("convert: every bfloat16 widens to bfloat16_to_float's bits", "[conver
   for (uint32_t i = 0; i < 65536; ++i) REQUIRE(bits_of(out[i]) == bits_of(bfloat16_to_float(uint16_t(i))));
 }
 
-TEST_CASE("convert: floats narrow to half_from_float's and bfloat16_from_float's bits", "[convert]") {
+TEST_CASE("convert: floats narrow to half_from_float's and bfloat16_from_float's bits", "[core][convert]") {
   const std::vector<float> in = narrowing_inputs();
   std::vector<uint16_t> h(in.size()), b(in.size());
   narrow_from_float(in.data(), reinterpret_cast<Float16*>(h.data()), int64_t(in.size()));
@@ -159,7 +159,7 @@ TEST_CASE("convert: floats narrow to half_from_float's and bfloat16_from_float's
   }
 }
 
-TEST_CASE("convert: bool rows are ElemTraits<Bool8>'s load and store", "[convert]") {
+TEST_CASE("convert: bool rows are ElemTraits<Bool8>'s load and store", "[core][convert]") {
   std::vector<float> in = narrowing_inputs();
   for (float f : {0.0f, 0.5f, 0.49999997f, 0.50000006f, 1.0f, 1.5f, 2.5f, 255.5f, 256.0f, -0.5f, -1.0f})
     in.push_back(f);
@@ -176,7 +176,7 @@ TEST_CASE("convert: bool rows are ElemTraits<Bool8>'s load and store", "[convert
   for (int i = 0; i < 256; ++i) REQUIRE(w[i] == ElemTraits<Bool8>::load(Bool8{uint8_t(i)}));
 }
 
-TEST_CASE("convert: rows of every length and offset write exactly their elements", "[convert]") {
+TEST_CASE("convert: rows of every length and offset write exactly their elements", "[core][convert]") {
   Rng rng(11);
   std::vector<float> src(64);
   for (float& f : src) f = float_of(uint32_t(rng.g()) & 0xC7FFFFFFu);  // finite and small enough
@@ -272,7 +272,7 @@ void check_int_rows() {
 
 }  // namespace
 
-TEST_CASE("convert: int32 and uint32 rows widen exactly and store as round_integer_output", "[convert]") {
+TEST_CASE("convert: int32 and uint32 rows widen exactly and store as round_integer_output", "[core][convert]") {
   check_int_rows<int32_t>();
   check_int_rows<uint32_t>();
 }
@@ -344,7 +344,7 @@ void check_small_int_rows() {
 
 }  // namespace
 
-TEST_CASE("convert: 8- and 16-bit rows widen exactly and store as round_integer_output", "[convert]") {
+TEST_CASE("convert: 8- and 16-bit rows widen exactly and store as round_integer_output", "[core][convert]") {
   check_small_int_rows<int8_t>();
   check_small_int_rows<int16_t>();
   check_small_int_rows<uint16_t>();
@@ -353,7 +353,7 @@ TEST_CASE("convert: 8- and 16-bit rows widen exactly and store as round_integer_
 
 // 8- and 16-bit integers that run in double (16-bit cubic): the same stores from double,
 // with doubles a float cannot hold just beside every tie and bound.
-TEST_CASE("convert: 8- and 16-bit rows from double store as round_integer_output", "[convert]") {
+TEST_CASE("convert: 8- and 16-bit rows from double store as round_integer_output", "[core][convert]") {
   std::vector<double> in;
   for (float x : small_int_inputs()) {
     in.push_back(double(x));
@@ -366,7 +366,7 @@ TEST_CASE("convert: 8- and 16-bit rows from double store as round_integer_output
   check_narrow_rows<uint16_t>(in);
 }
 
-TEST_CASE("convert: 64-bit rows widen as static_cast and store as round_integer_output", "[convert]") {
+TEST_CASE("convert: 64-bit rows widen as static_cast and store as round_integer_output", "[core][convert]") {
   check_int_rows<int64_t>();
   check_int_rows<uint64_t>();
 }
@@ -374,7 +374,7 @@ TEST_CASE("convert: 64-bit rows widen as static_cast and store as round_integer_
 // 32-bit integers on the float32 steps (resize.cpp, where those compute X exactly): the
 // same stores from float as round_integer_output (saturating at the 32-bit bounds, NaN to
 // 0, half up in double), and widening as static_cast<float> (rounded beyond 2^24).
-TEST_CASE("convert: int32 and uint32 rows from float store as round_integer_output", "[convert]") {
+TEST_CASE("convert: int32 and uint32 rows from float store as round_integer_output", "[core][convert]") {
   std::vector<float> in = small_int_inputs();
   for (float x : {4294967296.0f, 4294967040.0f, -2147483648.0f, 2147483520.0f, 16777217.0f, 8388608.5f})
     in.push_back(x);

@@ -304,7 +304,7 @@ std::vector<std::string> gridsample_type_lines() {
 
 }  // namespace
 
-TEST_CASE("digest: the SIMD-vs-scalar case list is deterministic and its hash sees every byte") {
+TEST_CASE("digest: the SIMD-vs-scalar case list is deterministic and its hash sees every byte", "[resize][exec]") {
   const std::vector<std::string> a = resize_lines(), b = resize_lines();
   REQUIRE(a == b);
   REQUIRE(a.size() == 240);

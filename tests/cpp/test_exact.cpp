@@ -256,19 +256,19 @@ void check_type(DType type, uint64_t seed, int cases) {
 
 }  // namespace
 
-TEST_CASE("exact: uint8 outputs round as their exact value (issue 18 a)", "[exact]") {
+TEST_CASE("exact: uint8 outputs round as their exact value (issue 18 a)", "[resize][exact]") {
   check_type<uint8_t>(DType::UInt8, 1, 3000);
 }
-TEST_CASE("exact: int8, uint16, int16 outputs round as their exact value", "[exact]") {
+TEST_CASE("exact: int8, uint16, int16 outputs round as their exact value", "[resize][exact]") {
   check_type<int8_t>(DType::Int8, 2, 1500);
   check_type<uint16_t>(DType::UInt16, 3, 1500);
   check_type<int16_t>(DType::Int16, 4, 1500);
 }
-TEST_CASE("exact: int32, uint32 outputs round as their exact value", "[exact]") {
+TEST_CASE("exact: int32, uint32 outputs round as their exact value", "[resize][exact]") {
   check_type<int32_t>(DType::Int32, 5, 1500);
   check_type<uint32_t>(DType::UInt32, 6, 1500);
 }
-TEST_CASE("exact: int64, uint64 outputs round as their exact value", "[exact]") {
+TEST_CASE("exact: int64, uint64 outputs round as their exact value", "[resize][exact]") {
   check_type<int64_t>(DType::Int64, 7, 700);
   check_type<uint64_t>(DType::UInt64, 8, 700);
 }
@@ -280,7 +280,7 @@ TEST_CASE("exact: int64, uint64 outputs round as their exact value", "[exact]") 
 // M of the error bound (resize_exact.cpp): the type's range for 8- and 16-bit types, the
 // largest |X| of the call for 32- and 64-bit ones, never below it (INT32_MIN is 2^31), and
 // only over the n elements the call reads.
-TEST_CASE("exact: the bound's largest magnitude reads 32- and 64-bit X", "[exact]") {
+TEST_CASE("exact: the bound's largest magnitude reads 32- and 64-bit X", "[resize][exact]") {
   auto M = [](osw::DType t, const void* data, int64_t n) {
     osw::TensorView v;
     v.type = t;
@@ -301,7 +301,7 @@ TEST_CASE("exact: the bound's largest magnitude reads 32- and 64-bit X", "[exact
   CHECK(M(osw::DType::Int64, i64, 2) == 5);
 }
 
-TEST_CASE("exact: truncation near 0 with a large error bound is still decided", "[exact]") {
+TEST_CASE("exact: truncation near 0 with a large error bound is still decided", "[resize][exact]") {
   ResizeAttrs at;
   at.mode = ResizeMode::Linear;
   at.coord = CoordMode::AlignCorners;
@@ -348,7 +348,7 @@ static void plan_2d(const ResizeAttrs& at, DType t, const int64_t* in_dims, cons
   REQUIRE(resize_plan(at, in, 2, in_dims, plan, opts).ok());
 }
 
-TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
+TEST_CASE("exact: dyadic plans have no error bound and are exact", "[resize][exact]") {
   struct Case {
     DType type;
     ResizeMode mode;
@@ -490,7 +490,7 @@ TEST_CASE("exact: dyadic plans have no error bound and are exact", "[exact]") {
 // that deciding them from it fails the case) the big integers decide. X: columns of 5
 // alternating between two values 101 apart, so that outputs centred on an edge are exact
 // ties, and noise in the last row. Every output against resize_exact_slow's big integers.
-TEST_CASE("exact: ties of long cubic antialias plans are decided in double where it is exact", "[exact]") {
+TEST_CASE("exact: ties of long cubic antialias plans are decided in double where it is exact", "[resize][exact]") {
   struct Case {
     int64_t in[2], out[2];
     bool dyadic, exclude;
@@ -548,7 +548,7 @@ TEST_CASE("exact: ties of long cubic antialias plans are decided in double where
 // the library computes one period of the outputs (their exact coordinates repeat their
 // fractional parts every q outputs, q the reduced step of the coordinate) and the reference
 // each output on its own. exclude_outside (no period: edge outputs drop taps) is drawn too.
-TEST_CASE("exact: output denominators repeat with the coordinate's period", "[exact]") {
+TEST_CASE("exact: output denominators repeat with the coordinate's period", "[resize][exact]") {
   Rng rng(41);
   int64_t checked = 0, periodic = 0;
   for (int c = 0; c < 600; ++c) {

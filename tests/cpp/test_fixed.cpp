@@ -123,7 +123,7 @@ Case random_case(Rng& r) {
 
 }  // namespace
 
-TEST_CASE("uint8 linear in integers equals the float path, random plans", "[resize][fixed]") {
+TEST_CASE("uint8 linear in integers equals the float path, random plans", "[resize][kernels][fixed]") {
   Rng r(0x5EED0F1Aull);
   int taken = 0, wide = 0, cases = 0;
   for (int t = 0; t < 1500; ++t) {
@@ -153,7 +153,7 @@ TEST_CASE("uint8 linear in integers equals the float path, random plans", "[resi
   REQUIRE(wide * 50 > cases);
 }
 
-TEST_CASE("uint8 linear in integers: which plans take it", "[resize][fixed]") {
+TEST_CASE("uint8 linear in integers: which plans take it", "[resize][kernels][fixed]") {
   Rng r(7);
   auto check = [&](std::vector<int64_t> dims, std::vector<int64_t> axes, std::vector<int64_t> sizes,
                    bool antialias, int expect_state) {

@@ -189,7 +189,7 @@ double grid_for(double x, int64_t L, bool align) {
 
 // ---- coordinate helpers -------------------------------------------------------------------
 
-TEST_CASE("gridsample: unnormalize follows the spec formulas", "[gridsample]") {
+TEST_CASE("gridsample: unnormalize follows the spec formulas", "[gridsample][coordinates]") {
   using osw::gs::unnormalize;
   // align_corners=1: -1 and 1 are the centres of pixels 0 and L-1.
   CHECK(unnormalize(-1.0, 5, true) == 0.0);
@@ -212,7 +212,7 @@ TEST_CASE("gridsample: unnormalize follows the spec formulas", "[gridsample]") {
   }
 }
 
-TEST_CASE("gridsample: reflect keeps reflecting until in bound", "[gridsample]") {
+TEST_CASE("gridsample: reflect keeps reflecting until in bound", "[gridsample][coordinates]") {
   using osw::gs::reflect;
   // The spec's example: -3.5 reflects at -1 to 1.5, then at 1 to 0.5.
   CHECK(reflect(-3.5, -1.0, 1.0) == 0.5);
@@ -251,7 +251,7 @@ TEST_CASE("gridsample: reflect keeps reflecting until in bound", "[gridsample]")
   }
 }
 
-TEST_CASE("gridsample: cubic weights are the A=-0.75 convolution", "[gridsample]") {
+TEST_CASE("gridsample: cubic weights are the A=-0.75 convolution", "[gridsample][coordinates]") {
   double w[4];
   osw::gs::cubic_weights(0.0, w);
   CHECK(w[0] == 0.0);
@@ -276,7 +276,7 @@ TEST_CASE("gridsample: cubic weights are the A=-0.75 convolution", "[gridsample]
   }
 }
 
-TEST_CASE("gridsample: axis taps resolve padding", "[gridsample]") {
+TEST_CASE("gridsample: axis taps resolve padding", "[gridsample][coordinates]") {
   Rng rng(4);
   osw::gs::AxisTaps t;
   for (GridMode m : kModes) {
@@ -440,7 +440,7 @@ std::vector<SpecCase> spec_cases() {
 
 }  // namespace
 
-TEST_CASE("gridsample: ONNX spec examples", "[gridsample]") {
+TEST_CASE("gridsample: ONNX spec examples", "[gridsample][exec]") {
   for (const SpecCase& sc : spec_cases()) {
     REQUIRE(static_cast<int64_t>(sc.x.size()) == count_of(sc.xd));
     REQUIRE(static_cast<int64_t>(sc.g.size()) == count_of(sc.gd));
@@ -521,7 +521,7 @@ void check_against_reference(const GridSampleAttrs& a, const Case& c, const osw:
 
 }  // namespace
 
-TEST_CASE("gridsample: kernel matches the reference, every rank, mode and padding", "[gridsample]") {
+TEST_CASE("gridsample: kernel matches the reference, every rank, mode and padding", "[gridsample][kernels]") {
   Rng rng(5);
   for (int r = 1; r <= 4; ++r) {
     const int64_t max_in = r == 1 ? 9 : r == 2 ? 6 : r == 3 ? 4 : 3;
@@ -539,7 +539,7 @@ TEST_CASE("gridsample: kernel matches the reference, every rank, mode and paddin
   }
 }
 
-TEST_CASE("gridsample: many locations cross block boundaries", "[gridsample]") {
+TEST_CASE("gridsample: many locations cross block boundaries", "[gridsample][plan]") {
   Rng rng(6);
   for (GridMode m : kModes) {
     for (PaddingMode p : kPads) {
@@ -565,7 +565,7 @@ TEST_CASE("gridsample: many locations cross block boundaries", "[gridsample]") {
   }
 }
 
-TEST_CASE("gridsample: zeros padding at the edges of the all-outside ranges", "[gridsample]") {
+TEST_CASE("gridsample: zeros padding at the edges of the all-outside ranges", "[gridsample][plan]") {
   // The 2-D fast path gives a location no taps, without planning it, when one axis's
   // coordinate x has every tap outside X (linear: x < -1 or x >= L; cubic: x < -2 or
   // x >= L + 1). Coordinates at and just around those edges, on each axis, with the other
@@ -611,7 +611,7 @@ TEST_CASE("gridsample: zeros padding at the edges of the all-outside ranges", "[
   }
 }
 
-TEST_CASE("gridsample: block size and offset width do not change results", "[gridsample]") {
+TEST_CASE("gridsample: block size and offset width do not change results", "[gridsample][plan]") {
   Rng rng(7);
   for (GridMode m : kModes) {
     for (PaddingMode p : kPads) {
@@ -640,7 +640,7 @@ TEST_CASE("gridsample: block size and offset width do not change results", "[gri
   }
 }
 
-TEST_CASE("gridsample: each batch item uses its own grid", "[gridsample]") {
+TEST_CASE("gridsample: each batch item uses its own grid", "[gridsample][exec]") {
   // X (2, 2, 1, 3): batch 0 = [[1,2,3],[4,5,6]], batch 1 = [[7,8,9],[10,11,12]].
   const Dims xd{2, 2, 1, 3}, gd{2, 1, 1, 2};
   const Vals x{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
@@ -656,7 +656,7 @@ TEST_CASE("gridsample: each batch item uses its own grid", "[gridsample]") {
 
 // ---- special grid values ----------------------------------------------------------------
 
-TEST_CASE("gridsample: NaN and Inf in the grid", "[gridsample]") {
+TEST_CASE("gridsample: NaN and Inf in the grid", "[gridsample][exec]") {
   const Dims xd{1, 1, 3};
   const Vals x{1, 2, 3};
   const Dims gd{1, 3, 1};
@@ -697,7 +697,7 @@ TEST_CASE("gridsample: NaN and Inf in the grid", "[gridsample]") {
   }
 }
 
-TEST_CASE("gridsample: huge finite grid values stay in bounds", "[gridsample]") {
+TEST_CASE("gridsample: huge finite grid values stay in bounds", "[gridsample][exec]") {
   const Dims xd{1, 2, 3, 4};
   Vals x(24);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i + 1);
@@ -744,7 +744,7 @@ TEST_CASE("gridsample: huge finite grid values stay in bounds", "[gridsample]") 
   }
 }
 
-TEST_CASE("gridsample: nearest rounds exact halves to even", "[gridsample]") {
+TEST_CASE("gridsample: nearest rounds exact halves to even", "[gridsample][exec]") {
   // L = 4, align_corners=0: x = 2g + 1.5. g = -0.5 -> 0.5 -> 0; g = 0 -> 1.5 -> 2;
   // g = 0.5 -> 2.5 -> 2; g = -0.75 -> 0 exactly; g = 1 -> 3.5 -> 4 (outside).
   const Dims xd{1, 1, 4}, gd{1, 5, 1};
@@ -764,7 +764,7 @@ TEST_CASE("gridsample: nearest rounds exact halves to even", "[gridsample]") {
   CHECK(first_mismatch(r.y, Vals{10, 12, 12, 10, 13}, 0, 0) == -1);
 }
 
-TEST_CASE("gridsample: 2-D nearest on a float32 grid decides every location as plan_location", "[gridsample]") {
+TEST_CASE("gridsample: 2-D nearest on a float32 grid decides every location as plan_location", "[gridsample][kernels]") {
   // A float32 grid takes nearest_grid_codes (gridsample.cpp: with zeros or border padding
   // two locations at a time in f64x2 lanes where SIMD is built; reflection through
   // axis_taps); a float64 grid of the same values takes plan_location(). Every half and
@@ -848,7 +848,7 @@ Vals shifted_identity_grid(const Dims& spatial, int64_t N, const std::vector<int
 
 }  // namespace
 
-TEST_CASE("gridsample: identity grid with align_corners=1 reproduces X", "[gridsample]") {
+TEST_CASE("gridsample: identity grid with align_corners=1 reproduces X", "[gridsample][exec]") {
   Rng rng(9);
   const std::vector<Dims> spatials = {{7}, {5, 6}, {3, 1, 4}, {2, 3, 2, 3}};
   for (const Dims& sp : spatials) {
@@ -879,7 +879,7 @@ TEST_CASE("gridsample: identity grid with align_corners=1 reproduces X", "[grids
   }
 }
 
-TEST_CASE("gridsample: a whole-pixel grid shift shifts X", "[gridsample]") {
+TEST_CASE("gridsample: a whole-pixel grid shift shifts X", "[gridsample][exec]") {
   Rng rng(10);
   const Dims sp{6, 7};
   const Dims xd{1, 2, 6, 7}, gd{1, 6, 7, 2};
@@ -911,7 +911,7 @@ TEST_CASE("gridsample: a whole-pixel grid shift shifts X", "[gridsample]") {
 
 // ---- shapes, types, errors --------------------------------------------------------------
 
-TEST_CASE("gridsample: shape and type errors name the input", "[gridsample]") {
+TEST_CASE("gridsample: shape and type errors name the input", "[gridsample][params]") {
   const GridSampleAttrs a;
   auto run_shapes = [&](const Dims& xd, const Dims& gd, DType xt = DType::Float32,
                         DType gt = DType::Float32) {
@@ -984,7 +984,7 @@ TEST_CASE("gridsample: shape and type errors name the input", "[gridsample]") {
   }
 }
 
-TEST_CASE("gridsample: empty tensors", "[gridsample]") {
+TEST_CASE("gridsample: empty tensors", "[gridsample][exec]") {
   for (PaddingMode p : kPads) {
     const GridSampleAttrs a = attrs_of(GridMode::Linear, p, false);
     INFO(pad_name(p));
@@ -1017,7 +1017,7 @@ TEST_CASE("gridsample: empty tensors", "[gridsample]") {
   }
 }
 
-TEST_CASE("gridsample: a tap of weight 0 is not read; huge dims beside a 0 do not overflow") {
+TEST_CASE("gridsample: a tap of weight 0 is not read; huge dims beside a 0 do not overflow", "[gridsample][exec]") {
   // X = [1, Inf] along W; a grid point exactly on pixel 0 weighs pixel 1 by 0.
   float x[2] = {1.0f, INFINITY};
   float g[2] = {-1.0f, 0.0f};
@@ -1140,7 +1140,7 @@ double fast_grid_value(Rng& rng, int64_t L, bool align) {
 
 }  // namespace
 
-TEST_CASE("gridsample: the 2-D float32 fast path sums in its documented order", "[gridsample]") {
+TEST_CASE("gridsample: the 2-D float32 fast path sums in its documented order", "[gridsample][kernels]") {
   Rng rng(11);
   const int64_t sizes[] = {1, 2, 3, 5, 4, 7, 9};
   int64_t fast_seen = 0, generic_seen = 0;
@@ -1247,7 +1247,7 @@ TEST_CASE("gridsample: the 2-D float32 fast path sums in its documented order", 
   CHECK(generic_seen > 1000);
 }
 
-TEST_CASE("gridsample: the fast path reads no tap of weight 0 and no pixel outside", "[gridsample]") {
+TEST_CASE("gridsample: the fast path reads no tap of weight 0 and no pixel outside", "[gridsample][kernels]") {
   // X 1x1x7x7 of 1s with Inf in row 4 and column 4. A location exactly on column 3 gives
   // column 4 weight 0 (linear: taps 3, 4; cubic: taps 2..5 weigh 0, 1, 0, 0), so its
   // output must stay finite; the same for row 3. Such locations are not the fast path's.
@@ -1404,7 +1404,7 @@ void check_classifier(Rng& rng, GridMode m, PaddingMode p, bool align, int64_t H
 
 }  // namespace
 
-TEST_CASE("gridsample: the fast path's classifier twins agree bit for bit with its rules", "[gridsample]") {
+TEST_CASE("gridsample: the fast path's classifier twins agree bit for bit with its rules", "[gridsample][kernels]") {
   Rng rng(21);
   int64_t counts[4] = {0, 0, 0, 0};
   const int64_t sizes[] = {1, 2, 3, 4, 5, 8, 13};
@@ -1425,7 +1425,7 @@ TEST_CASE("gridsample: the fast path's classifier twins agree bit for bit with i
   CHECK(counts[static_cast<int>(LocationKind::Edge)] > 1000);
 }
 
-TEST_CASE("gridsample: the fast path's kernel twins agree bit for bit", "[gridsample]") {
+TEST_CASE("gridsample: the fast path's kernel twins agree bit for bit", "[gridsample][kernels]") {
   // Blocks planned by the builder from random grids, then one channel plane computed by
   // both kernels (and, where there is no SIMD twin, against the documented sums).
   Rng rng(22);
@@ -1487,7 +1487,7 @@ TEST_CASE("gridsample: the fast path's kernel twins agree bit for bit", "[gridsa
   CHECK(fast_seen > 300);
 }
 
-TEST_CASE("gridsample: the generic kernel's dot product twins agree bit for bit", "[gridsample]") {
+TEST_CASE("gridsample: the generic kernel's dot product twins agree bit for bit", "[gridsample][kernels]") {
   // gather_dot_lanes is the scalar twin of gather_dot_simd: the same partial sums. Random
   // taps (1..40 of them, so whole groups and tails), float and double weights, several X
   // types, specials among the values; every result compared as bits, and against a sum
@@ -1697,7 +1697,7 @@ osw::GridSamplePlan::Path check_ranges(Rng& rng, const RangeCase& c, osw::GridSa
 
 }  // namespace
 
-TEST_CASE("gridsample: a run split into ranges, each with its own workspace, gives the whole run's bytes", "[gridsample]") {
+TEST_CASE("gridsample: a run split into ranges, each with its own workspace, gives the whole run's bytes", "[gridsample][exec]") {
   Rng rng(23);
   osw::GridSampleWorkspace dirty;  // shared by every case: left dirty by the one before
   int64_t paths[4] = {0, 0, 0, 0};
@@ -1746,7 +1746,7 @@ TEST_CASE("gridsample: a run split into ranges, each with its own workspace, giv
   CHECK(dirty.bytes() == 0);
 }
 
-TEST_CASE("gridsample: a range outside the plan is refused; an empty one writes nothing", "[gridsample]") {
+TEST_CASE("gridsample: a range outside the plan is refused; an empty one writes nothing", "[gridsample][exec]") {
   const Dims xd{2, 3, 4, 5}, gd{2, 3, 3, 2};
   Vals x(static_cast<size_t>(count_of(xd)), 1.0), g(static_cast<size_t>(count_of(gd)), 0.25);
   std::vector<unsigned char> xb = encode(DType::Float32, x), gb = encode(DType::Float32, g);
@@ -1806,7 +1806,7 @@ int64_t reflect_index_exact(int64_t i, int64_t L, bool align) {
 
 }  // namespace
 
-TEST_CASE("gridsample: reflection beyond 2^52 is exact (issue 18, item 5)", "[gridsample]") {
+TEST_CASE("gridsample: reflection beyond 2^52 is exact (issue 18, item 5)", "[gridsample][exec]") {
   using osw::gs::reflect;
   Rng rng(18);
   for (int align = 0; align < 2; ++align) {
@@ -1837,7 +1837,7 @@ TEST_CASE("gridsample: reflection beyond 2^52 is exact (issue 18, item 5)", "[gr
   CHECK(reflect(4503599627370495.0, -0.5, 2.5) == static_cast<double>(reflect_index_exact(4503599627370495, 3, false)));
 }
 
-TEST_CASE("gridsample: compat onnxruntime replaces NaN, Inf and |x| > 2^62 by the lower border", "[gridsample]") {
+TEST_CASE("gridsample: compat onnxruntime replaces NaN, Inf and |x| > 2^62 by the lower border", "[gridsample][exec]") {
   // X 1x1x2x3 = 1..6; each special value on x (y = 0.2) and on y (x = 0.3); ONNX Runtime
   // 1.30 gives for each exactly what the grid value -1 gives (measured).
   const Dims xd{1, 1, 2, 3};
@@ -1881,7 +1881,7 @@ TEST_CASE("gridsample: compat onnxruntime replaces NaN, Inf and |x| > 2^62 by th
   CHECK(r.y[1] == Approx(5.1).margin(1e-6));  // the last column: 3 * 0.3 + 6 * 0.7
 }
 
-TEST_CASE("gridsample: compat onnxruntime computes coordinates in the grid's float32", "[gridsample]") {
+TEST_CASE("gridsample: compat onnxruntime computes coordinates in the grid's float32", "[gridsample][exec]") {
   // W = 5, align 0, g = float32(-0.2): ((g + 1) * 5 - 1) / 2 is 1.5 exactly in float32 (ONNX
   // Runtime: a tie, to even -> 2), 1.4999999925 in double (ours by default -> 1). g =
   // float32(0.2): 2.5 in float32 (-> 2), 2.5000000075 in double (-> 3). Measured in ORT 1.30.
@@ -1926,7 +1926,7 @@ TEST_CASE("gridsample: compat onnxruntime computes coordinates in the grid's flo
   }
 }
 
-TEST_CASE("gridsample: compat onnxruntime rejects an X with an empty spatial axis", "[gridsample]") {
+TEST_CASE("gridsample: compat onnxruntime rejects an X with an empty spatial axis", "[gridsample][exec]") {
   for (PaddingMode p : kPads) {
     INFO(pad_name(p));
     // with outputs to fill, and with none (ONNX Runtime checks X first)

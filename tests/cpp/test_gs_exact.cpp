@@ -256,15 +256,15 @@ void check_type(DType type, uint64_t seed, int cases) {
 
 }  // namespace
 
-TEST_CASE("exact: GridSample uint8 outputs round as their exact value (issue 18 a)", "[exact]") {
+TEST_CASE("exact: GridSample uint8 outputs round as their exact value (issue 18 a)", "[gridsample][exact]") {
   check_type<uint8_t>(DType::UInt8, 11, 3000);
 }
-TEST_CASE("exact: GridSample int8, uint16, int16 outputs round as their exact value", "[exact]") {
+TEST_CASE("exact: GridSample int8, uint16, int16 outputs round as their exact value", "[gridsample][exact]") {
   check_type<int8_t>(DType::Int8, 12, 1500);
   check_type<uint16_t>(DType::UInt16, 13, 1500);
   check_type<int16_t>(DType::Int16, 14, 1500);
 }
-TEST_CASE("exact: GridSample int32, uint32, int64, uint64 outputs round as their exact value", "[exact]") {
+TEST_CASE("exact: GridSample int32, uint32, int64, uint64 outputs round as their exact value", "[gridsample][exact]") {
   check_type<int32_t>(DType::Int32, 15, 1500);
   check_type<uint32_t>(DType::UInt32, 16, 1500);
   check_type<int64_t>(DType::Int64, 17, 2000);

@@ -196,7 +196,7 @@ Case random_case(Rng& r) {
 
 }  // namespace
 
-TEST_CASE("nearest: every element size, bit-exact against slow gathers on random cases") {
+TEST_CASE("nearest: every element size, bit-exact against slow gathers on random cases", "[resize][kernels][nearest]") {
   Rng r(20240601);
   int checked = 0, simd_rows = 0;
   for (int k = 0; k < 1500; ++k) {
@@ -236,7 +236,7 @@ TEST_CASE("nearest: every element size, bit-exact against slow gathers on random
 #endif
 }
 
-TEST_CASE("nearest: one plan (built for every type) runs on several element sizes, with tables for each") {
+TEST_CASE("nearest: one plan (built for every type) runs on several element sizes, with tables for each", "[resize][kernels][nearest]") {
   Rng r(7);
   ResizeAttrs at;
   at.mode = ResizeMode::Nearest;
@@ -261,7 +261,7 @@ TEST_CASE("nearest: one plan (built for every type) runs on several element size
   }
 }
 
-TEST_CASE("nearest: images, float32 NCHW x2 and uint8 RGBA up and down") {
+TEST_CASE("nearest: images, float32 NCHW x2 and uint8 RGBA up and down", "[resize][kernels][nearest]") {
   Rng r(11);
   struct Img {
     DType type;

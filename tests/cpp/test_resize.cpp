@@ -40,7 +40,7 @@ AxisGeometry axis_scale(int64_t in, float scale) {
 
 }  // namespace
 
-TEST_CASE("resize coord: each mode follows its spec formula") {
+TEST_CASE("resize coord: each mode follows its spec formula", "[resize][coordinates]") {
   // half_pixel, sizes 4 -> 8: (x + 0.5) * 4 / 8 - 0.5
   CHECK(coord::half_pixel(0, axis_sizes(4, 8)) == -0.25);
   CHECK(coord::half_pixel(3, axis_sizes(4, 8)) == 1.25);
@@ -88,7 +88,7 @@ TEST_CASE("resize coord: each mode follows its spec formula") {
   }
 }
 
-TEST_CASE("resize coord: nearest modes decide exact ties") {
+TEST_CASE("resize coord: nearest modes decide exact ties", "[resize][coordinates]") {
   CHECK(nearest_index(14.5, NearestMode::RoundPreferFloor, 1) == 14);
   CHECK(nearest_index(14.5, NearestMode::RoundPreferCeil, 1) == 15);
   CHECK(nearest_index(14.4, NearestMode::RoundPreferCeil, 1) == 14);
@@ -108,7 +108,7 @@ TEST_CASE("resize coord: nearest modes decide exact ties") {
   CHECK(nearest_index(-1e300, NearestMode::Floor, 1) < -(int64_t(1) << 31));
 }
 
-TEST_CASE("resize coord: sizes keep exact ties (row 2)") {
+TEST_CASE("resize coord: sizes keep exact ties (row 2)", "[resize][coordinates]") {
   // 29 -> 2 with asymmetric: output 1 maps to exactly 14.5 = 1 * 29 / 2.
   ResizeAttrs at;
   at.mode = ResizeMode::Nearest;
@@ -122,7 +122,7 @@ TEST_CASE("resize coord: sizes keep exact ties (row 2)") {
   CHECK(p.index[1] == 14);
 }
 
-TEST_CASE("resize cubic kernel values") {
+TEST_CASE("resize cubic kernel values", "[resize][coordinates]") {
   CHECK(cubic_kernel(0, -0.75) == 1.0);
   CHECK(cubic_kernel(1, -0.75) == 0.0);
   CHECK(cubic_kernel(2, -0.75) == 0.0);
@@ -154,7 +154,7 @@ ResizeInputs with_scales(std::initializer_list<double> s) {
 
 }  // namespace
 
-TEST_CASE("resize shape: scales, sizes, axes, keep_aspect_ratio_policy") {
+TEST_CASE("resize shape: scales, sizes, axes, keep_aspect_ratio_policy", "[resize][params]") {
   ResizeAttrs at;
   ResizeGeometry geo;
   const int64_t d4[] = {1, 1, 2, 4};
@@ -190,7 +190,7 @@ TEST_CASE("resize shape: scales, sizes, axes, keep_aspect_ratio_policy") {
   CHECK(geo.axis[1].out == 2);
 }
 
-TEST_CASE("resize shape: errors name the input") {
+TEST_CASE("resize shape: errors name the input", "[resize][params]") {
   ResizeAttrs at;
   ResizeGeometry geo;
   const int64_t d[] = {2, 3};
@@ -325,15 +325,15 @@ void check_against_reference(uint64_t seed, int cases) {
 
 }  // namespace
 
-TEST_CASE("resize op: float32 matches the slow reference on random cases") {
+TEST_CASE("resize op: float32 matches the slow reference on random cases", "[resize][exec]") {
   check_against_reference<float>(1, 400);
 }
 
-TEST_CASE("resize op: float64 matches the slow reference on random cases") {
+TEST_CASE("resize op: float64 matches the slow reference on random cases", "[resize][exec]") {
   check_against_reference<double>(2, 400);
 }
 
-TEST_CASE("resize plan: invariants on random axes") {
+TEST_CASE("resize plan: invariants on random axes", "[resize][plan]") {
   Rng r(3);
   for (int c = 0; c < 2000; ++c) {
     ResizeAttrs at = random_attrs(r);
@@ -381,7 +381,7 @@ TEST_CASE("resize plan: invariants on random axes") {
   }
 }
 
-TEST_CASE("resize plan: antialias has no effect on an upsampling axis (row 9)") {
+TEST_CASE("resize plan: antialias has no effect on an upsampling axis (row 9)", "[resize][plan]") {
   ResizeAttrs a, b;
   a.mode = b.mode = ResizeMode::Cubic;
   b.antialias = true;
@@ -403,7 +403,7 @@ TEST_CASE("resize plan: antialias has no effect on an upsampling axis (row 9)") 
   CHECK(pl.taps == 6);
 }
 
-TEST_CASE("resize plan: an identity axis is detected and skipped") {
+TEST_CASE("resize plan: an identity axis is detected and skipped", "[resize][plan]") {
   ResizeAttrs at;
   at.mode = ResizeMode::Cubic;
   AxisPlan p;
@@ -454,7 +454,7 @@ void simd_matches_scalar(uint64_t seed, int64_t inner_lo = 1, int64_t inner_hi =
 }
 }  // namespace
 
-TEST_CASE("resize kernel: innermost-axis SIMD pass equals the scalar pass bit for bit") {
+TEST_CASE("resize kernel: innermost-axis SIMD pass equals the scalar pass bit for bit", "[resize][kernels]") {
   Rng r(6);
   int blocks_seen = 0;
   for (int c = 0; c < 400; ++c) {
@@ -488,7 +488,7 @@ TEST_CASE("resize kernel: innermost-axis SIMD pass equals the scalar pass bit fo
   CHECK(blocks_seen > 1000);  // the SIMD form was really exercised
 }
 
-TEST_CASE("resize kernel: dense innermost blocks equal the scalar pass bit for bit") {
+TEST_CASE("resize kernel: dense innermost blocks equal the scalar pass bit for bit", "[resize][kernels]") {
   // Upsampling and mild downsampling, linear and cubic: mostly dense blocks.
   Rng r(61);
   int64_t dense_seen = 0, pairs_seen = 0;
@@ -519,7 +519,7 @@ TEST_CASE("resize kernel: dense innermost blocks equal the scalar pass bit for b
   CHECK(pairs_seen > 50);  // the two-phase form of 2x upsampling was reached
 }
 
-TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the scalar pass") {
+TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the scalar pass", "[resize][kernels]") {
   // Fixed plans (the random draws above differ between standard libraries): every 2x
   // half_pixel / pytorch_half_pixel / asymmetric axis of 16 or more inputs has pairs in its
   // interior (all but one pair at the start and two at the end, whose 8-input loads or
@@ -563,7 +563,7 @@ TEST_CASE("resize kernel: 2x upsampling takes the two-phase pairs, equal to the 
   }
 }
 
-TEST_CASE("resize kernel: 1.5x linear upsampling takes the three-phase triples (innermost and channels-last), equal to the scalar pass") {
+TEST_CASE("resize kernel: 1.5x linear upsampling takes the three-phase triples (innermost and channels-last), equal to the scalar pass", "[resize][kernels]") {
   // Every 1.5x half_pixel / pytorch_half_pixel axis of 18 or more inputs has triples in its
   // interior (whose windows, counts and weights repeat every 12 outputs and 8 inputs); the
   // other modes keep the blocks (asymmetric: every third output is one input, one tap).
@@ -623,7 +623,7 @@ TEST_CASE("resize kernel: 1.5x linear upsampling takes the three-phase triples (
   CHECK(tris > 250);
 }
 
-TEST_CASE("resize kernel: float64 2x upsampling's two-phase pairs equal the scalar pass, in output ranges") {
+TEST_CASE("resize kernel: float64 2x upsampling's two-phase pairs equal the scalar pass, in output ranges", "[resize][kernels]") {
   // The double inner pass (float64 X, and the integer types that compute in double) takes
   // the pairs where their double weights match (pairs_d; asymmetric: even outputs of one
   // tap, pair_k0 = 1); resize_pass picks it, and its bytes, NaN, Inf and -0 included, are
@@ -664,7 +664,7 @@ TEST_CASE("resize kernel: float64 2x upsampling's two-phase pairs equal the scal
   CHECK(pairs_seen > 200);
 }
 
-TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar pass bit for bit") {
+TEST_CASE("resize kernel: the 4-row transposed innermost pass equals the scalar pass bit for bit", "[resize][kernels]") {
   Rng r(62);
   int64_t unrolled_seen = 0;  // groups of 4 outputs that take the unrolled consecutive form
   bool k_seen[9] = {};  // by the fixed cases below
@@ -784,12 +784,12 @@ void blend_u8_rows_matches_scalar(uint64_t seed) {
 }
 }  // namespace
 
-TEST_CASE("resize kernel: uint8 rows blended into float or uint8 equal the scalar loop") {
+TEST_CASE("resize kernel: uint8 rows blended into float or uint8 equal the scalar loop", "[resize][kernels]") {
   blend_u8_rows_matches_scalar<float>(75);
   blend_u8_rows_matches_scalar<uint8_t>(76);
 }
 
-TEST_CASE("resize kernel: row blending (16-lane uint8 stores included) equals the scalar loop") {
+TEST_CASE("resize kernel: row blending (16-lane uint8 stores included) equals the scalar loop", "[resize][kernels]") {
   blend_matches_scalar<uint8_t>(71);
   blend_matches_scalar<float>(74);
   Rng r(75);
@@ -803,12 +803,12 @@ TEST_CASE("resize kernel: row blending (16-lane uint8 stores included) equals th
   }
 }
 
-TEST_CASE("resize kernel: SIMD pass equals the scalar pass bit for bit") {
+TEST_CASE("resize kernel: SIMD pass equals the scalar pass bit for bit", "[resize][kernels]") {
   simd_matches_scalar<float>(4);
   simd_matches_scalar<double>(5);
 }
 
-TEST_CASE("resize kernel: channels-last rows of 3 and 4 floats equal the scalar pass, in output ranges") {
+TEST_CASE("resize kernel: channels-last rows of 3 and 4 floats equal the scalar pass, in output ranges", "[resize][kernels]") {
   simd_matches_scalar<float>(41, 3, 4, true);
   // Wide antialias windows (K > 8, as 1080p -> 270p cubic has 16 taps): the run loop
   // (channels_runs) for outputs whose taps are consecutive, the general loop for the rest
@@ -841,13 +841,13 @@ TEST_CASE("resize kernel: channels-last rows of 3 and 4 floats equal the scalar 
   CHECK(gaps > 50);        // and windows with gaps, at integer scales
 }
 
-TEST_CASE("resize kernel: float rows of 3 channels stored as uint8 equal the scalar pass, in output ranges") {
+TEST_CASE("resize kernel: float rows of 3 channels stored as uint8 equal the scalar pass, in output ranges", "[resize][kernels]") {
   simd_matches_scalar<float, uint8_t>(43, 3, 3, true);
   simd_matches_scalar<float, uint8_t>(44, 1, 9, true);
 }
 #endif
 
-TEST_CASE("resize op: NaN and Inf stay local; -0.0 survives") {
+TEST_CASE("resize op: NaN and Inf stay local; -0.0 survives", "[resize][exec]") {
   // Asymmetric 2x linear: even outputs sit exactly on an input (one tap of weight 1).
   ResizeAttrs at;
   at.mode = ResizeMode::Linear;
@@ -882,7 +882,7 @@ TEST_CASE("resize op: NaN and Inf stay local; -0.0 survives") {
 // the same factor (RGBA antialias and cubic downscaling: 1.2-1.4x faster that way in V8);
 // 2-tap plans keep the inner axis first (2x downscaling's own pass over two rows), and
 // so do upscaling plans, which write fewer elements that way.
-TEST_CASE("resize plan: RGBA downscaling with wide filters runs the outer axis first") {
+TEST_CASE("resize plan: RGBA downscaling with wide filters runs the outer axis first", "[resize][plan]") {
   struct Case { int64_t h, w, c, oh, ow; ResizeMode mode; bool aa; bool outer_first; };
   const Case cases[] = {
       {1080, 1920, 4, 360, 640, ResizeMode::Linear, true, true},
@@ -910,7 +910,7 @@ TEST_CASE("resize plan: RGBA downscaling with wide filters runs the outer axis f
   }
 }
 
-TEST_CASE("resize op: a filter too wide to stream runs as whole passes, in either pass order") {
+TEST_CASE("resize op: a filter too wide to stream runs as whole passes, in either pass order", "[resize][exec]") {
   // Antialias downsampling by 600 on one axis: over 512 taps, more than the streamed pairs
   // hold, on an axis that runs before (W first) or after (H first) the other one.
   for (int flip = 0; flip < 2; ++flip) {
@@ -948,7 +948,7 @@ TEST_CASE("resize op: a filter too wide to stream runs as whole passes, in eithe
   }
 }
 
-TEST_CASE("resize op: empty tensors (row 12)") {
+TEST_CASE("resize op: empty tensors (row 12)", "[resize][exec]") {
   ResizeAttrs at;
   at.mode = ResizeMode::Linear;
   float x[1] = {0}, y[1] = {0};
@@ -968,7 +968,7 @@ TEST_CASE("resize op: empty tensors (row 12)") {
   CHECK(st.message.find("X") != std::string::npos);
 }
 
-TEST_CASE("resize op: tf_crop_and_resize fills outside the box on every axis (row 15)") {
+TEST_CASE("resize op: tf_crop_and_resize fills outside the box on every axis (row 15)", "[resize][exec]") {
   // 1x1x3x3 input, roi that extends past the input on axis 0 (N) too.
   ResizeAttrs at;
   at.mode = ResizeMode::Linear;
@@ -997,7 +997,7 @@ TEST_CASE("resize op: tf_crop_and_resize fills outside the box on every axis (ro
   CHECK(y[8] == 6.0f);
 }
 
-TEST_CASE("resize plan: regressions from the property tests") {
+TEST_CASE("resize plan: regressions from the property tests", "[resize][plan]") {
   // An output length of 0 with antialias plans nothing (the scale 0 has no filter width).
   ResizeAttrs at;
   at.mode = ResizeMode::Linear;
@@ -1085,7 +1085,7 @@ std::vector<Tout> whole_scalar_passes(const ResizePlan& plan, const int64_t* dim
 // uint8 on the float path (the fixed-point path off), any pass order: the streamed pairs
 // (rows of X blended in groups, stream_outer_then_inner; or cached rows, stream_last_two)
 // must give exactly what the plan's passes give one after the other as whole scalar passes.
-TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the plan's order") {
+TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the plan's order", "[resize][exec]") {
   ResizeOptions float_path;
   float_path.fixed_disable = true;
   Rng r(0xB17E5);
@@ -1136,7 +1136,7 @@ TEST_CASE("resize op: uint8 streamed passes equal whole scalar passes in the pla
 // stream_outer_then_inner (the last two axes, the inner one on the 4-row kernel: the next
 // group's v blend cut into parts between parts of this group's h pass), with rows long
 // enough to be cut (>= 512) and group counts that leave 0 to 3 rows over.
-TEST_CASE("resize op: float32 streamed passes equal whole scalar passes in the plan's order") {
+TEST_CASE("resize op: float32 streamed passes equal whole scalar passes in the plan's order", "[resize][exec]") {
   Rng r(0xF10A7);
   int pairs = 0, overlapped = 0, overlapped_split = 0;
   for (int c = 0; c < 300; ++c) {
@@ -1206,7 +1206,7 @@ bool same_floats(const std::vector<float>& a, const std::vector<float>& b) {
 }
 }  // namespace
 
-TEST_CASE("resize op: exact 2x float32 downscaling equals whole scalar passes, extremes included") {
+TEST_CASE("resize op: exact 2x float32 downscaling equals whole scalar passes, extremes included", "[resize][exec]") {
   Rng r(0x2D0);
   const float specials[] = {3.0e38f, -3.0e38f, 3.4e38f, 1e-45f, 3e-45f, -1e-45f, 1.2e-38f, -0.0f,
                             0.0f, INFINITY, -INFINITY, NAN};
@@ -1328,7 +1328,7 @@ void check_u8_plain(const std::vector<int64_t>& in, const std::vector<int64_t>& 
 
 }  // namespace
 
-TEST_CASE("resize: uint8 plain passes equal the float32 run rounded", "[resize]") {
+TEST_CASE("resize: uint8 plain passes equal the float32 run rounded", "[resize][exec]") {
   int64_t compared = 0;
   for (const ResizeMode mode : {ResizeMode::Linear, ResizeMode::Cubic}) {
     INFO("mode " << int(mode));

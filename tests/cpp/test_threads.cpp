@@ -116,7 +116,7 @@ using osw_test::view;
 
 // ---- the pool ------------------------------------------------------------------------------------
 
-TEST_CASE("threads: the pool runs every task once, for any task count, and reports its threads", "[threads]") {
+TEST_CASE("threads: the pool runs every task once, for any task count, and reports its threads", "[threads][pool]") {
   for (int n : {1, 2, 3, 4, 7}) {
     ThreadPool pool;
     CHECK(pool.threads() == 1);
@@ -156,7 +156,7 @@ TEST_CASE("threads: the pool runs every task once, for any task count, and repor
 }
 
 #if OSW_HAVE_THREADS
-TEST_CASE("threads: the pool's threads run at once, and each job waits for all its tasks", "[threads]") {
+TEST_CASE("threads: the pool's threads run at once, and each job waits for all its tasks", "[threads][pool]") {
   for (int n : {2, 3, 4}) {
     ThreadPool pool;
     REQUIRE(pool.set_threads(n) == n);
@@ -200,7 +200,7 @@ TEST_CASE("threads: the pool's threads run at once, and each job waits for all i
 }
 #endif
 
-TEST_CASE("threads: task ranges and the GridSample split cover the work exactly once", "[threads]") {
+TEST_CASE("threads: task ranges and the GridSample split cover the work exactly once", "[threads][parallel]") {
   for (int64_t units : {1, 2, 5, 17, 100, 4097}) {
     for (int threads : {1, 2, 3, 4, 7, kMaxThreads}) {
       const int64_t tasks = parallel_tasks(units, threads);
@@ -288,7 +288,7 @@ TEST_CASE("threads: task ranges and the GridSample split cover the work exactly 
 
 // ---- Resize ----------------------------------------------------------------------------------------
 
-TEST_CASE("threads: Resize gives the same bytes on 1, 2, 3, 4 and 7 threads", "[threads]") {
+TEST_CASE("threads: Resize gives the same bytes on 1, 2, 3, 4 and 7 threads", "[threads][parallel]") {
   Rng r(0x7E4D);
   Pools pools;
   int checked = 0, errors = 0, split = 0;
@@ -400,7 +400,7 @@ TEST_CASE("threads: Resize gives the same bytes on 1, 2, 3, 4 and 7 threads", "[
   if (OSW_HAVE_THREADS) CHECK(workers_ran);
 }
 
-TEST_CASE("threads: Resize above the work threshold splits on its own; below it runs on the caller", "[threads]") {
+TEST_CASE("threads: Resize above the work threshold splits on its own; below it runs on the caller", "[threads][parallel]") {
   Rng r(5);
   Pools pools;
   for (ResizeMode mode : {ResizeMode::Nearest, ResizeMode::Linear, ResizeMode::Cubic}) {
@@ -452,7 +452,7 @@ TEST_CASE("threads: Resize above the work threshold splits on its own; below it 
 
 // ---- GridSample --------------------------------------------------------------------------------
 
-TEST_CASE("threads: GridSample gives the same bytes on 1, 2, 3, 4 and 7 threads", "[threads]") {
+TEST_CASE("threads: GridSample gives the same bytes on 1, 2, 3, 4 and 7 threads", "[threads][parallel]") {
   Rng r(0x6D5);
   Pools pools;
   int checked = 0, paths[4] = {}, multi_item = 0;
@@ -532,7 +532,7 @@ TEST_CASE("threads: GridSample gives the same bytes on 1, 2, 3, 4 and 7 threads"
   if (OSW_HAVE_THREADS) CHECK(workers_ran);
 }
 
-TEST_CASE("threads: GridSample above the work threshold splits on its own (W5/W6-like shapes)", "[threads]") {
+TEST_CASE("threads: GridSample above the work threshold splits on its own (W5/W6-like shapes)", "[threads][parallel]") {
   Rng r(9);
   Pools pools;
   int replanned = 0;
@@ -592,7 +592,7 @@ TEST_CASE("threads: GridSample above the work threshold splits on its own (W5/W6
 
 // ---- AffineGrid --------------------------------------------------------------------------------
 
-TEST_CASE("threads: AffineGrid gives the same bytes on 1, 2, 3, 4 and 7 threads", "[threads]") {
+TEST_CASE("threads: AffineGrid gives the same bytes on 1, 2, 3, 4 and 7 threads", "[threads][parallel]") {
   Rng r(0xA6);
   Pools pools;
   int checked = 0, failed = 0, dims3 = 0;

@@ -19,7 +19,7 @@
 
 using namespace osw;
 
-TEST_CASE("types: float16 conversions") {
+TEST_CASE("types: float16 conversions", "[core][types]") {
   // Every half converts to float and back to itself (NaNs stay NaN).
   for (uint32_t h = 0; h < 65536; ++h) {
     const float f = half_to_float(uint16_t(h));
@@ -45,7 +45,7 @@ TEST_CASE("types: float16 conversions") {
   CHECK(half_from_float(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3C02);
 }
 
-TEST_CASE("types: bfloat16 conversions") {
+TEST_CASE("types: bfloat16 conversions", "[core][types]") {
   CHECK(bfloat16_to_float(0x3F80) == 1.0f);
   CHECK(bfloat16_from_float(1.0f) == 0x3F80);
   uint32_t bits = 0x3F808000u;  // exactly between 0x3F80 and 0x3F81: ties to even
@@ -59,7 +59,7 @@ TEST_CASE("types: bfloat16 conversions") {
   CHECK(bfloat16_from_float(INFINITY) == 0x7F80);
 }
 
-TEST_CASE("types: integer stores round half to even and saturate (row 7)") {
+TEST_CASE("types: integer stores round half to even and saturate (row 7)", "[core][types]") {
   CHECK(saturate_round<uint8_t>(2.5f) == 2);
   CHECK(saturate_round<uint8_t>(3.5f) == 4);
   CHECK(saturate_round<uint8_t>(-0.5f) == 0);
@@ -190,7 +190,7 @@ void check_type(uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("types: Resize on every type matches the reference") {
+TEST_CASE("types: Resize on every type matches the reference", "[resize][exec]") {
   check_type<uint8_t>(11);
   check_type<int8_t>(12);
   check_type<uint16_t>(13);
@@ -268,7 +268,7 @@ void check_parts(const int64_t* dims, const int64_t* out, int rank, ResizeMode m
 
 }  // namespace
 
-TEST_CASE("types: float16 and bfloat16 runs in parts equal the float32 run narrowed", "[types]") {
+TEST_CASE("types: float16 and bfloat16 runs in parts equal the float32 run narrowed", "[resize][exec][types]") {
   const int64_t planes[4] = {1, 2, 260, 300}, up[4] = {1, 2, 521, 700};
   const int64_t big[4] = {1, 2, 800, 900}, down[4] = {1, 2, 400, 367};
   const int64_t hwc[3] = {200, 150, 3}, hwc_up[3] = {480, 377, 3};
@@ -283,7 +283,7 @@ TEST_CASE("types: float16 and bfloat16 runs in parts equal the float32 run narro
   check_parts<Float16>(small, large, 4, ResizeMode::Cubic, false, int64_t(1) << 18);
 }
 
-TEST_CASE("types: bool resize") {
+TEST_CASE("types: bool resize", "[resize][exec]") {
   ResizeAttrs at;
   at.mode = ResizeMode::Linear;
   at.coord = CoordMode::AlignCorners;
@@ -305,7 +305,7 @@ TEST_CASE("types: bool resize") {
   for (int i = 0; i < 7; ++i) CHECK(y[i].value == want[i]);
 }
 
-TEST_CASE("types: cubic overshoot saturates uint8; int64 extremes stay exact in nearest") {
+TEST_CASE("types: cubic overshoot saturates uint8; int64 extremes stay exact in nearest", "[resize][exec]") {
   ResizeAttrs at;
   at.mode = ResizeMode::Cubic;
   ResizeInputs in;
@@ -407,7 +407,7 @@ void check_gridsample_type(uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("types: GridSample on every type matches the reference") {
+TEST_CASE("types: GridSample on every type matches the reference", "[gridsample][exec]") {
   check_gridsample_type<uint8_t>(31);
   check_gridsample_type<int8_t>(32);
   check_gridsample_type<uint16_t>(33);
@@ -455,7 +455,7 @@ std::vector<T> ort_antialias(ResizeMode mode, const std::vector<int64_t>& dims,
 
 }  // namespace
 
-TEST_CASE("types: compat onnxruntime rounds each antialias pass of an integer type (row 7)") {
+TEST_CASE("types: compat onnxruntime rounds each antialias pass of an integer type (row 7)", "[resize][exec]") {
   using V8 = std::vector<uint8_t>;
   using I8 = std::vector<int8_t>;
   using I32 = std::vector<int32_t>;
@@ -495,7 +495,7 @@ void check_ort_passes_compose(T lo, T hi) {
   CHECK(std::find(inner.begin(), inner.end(), lo) != inner.end());
 }
 
-TEST_CASE("types: compat onnxruntime antialias passes of other integer types saturate to the type") {
+TEST_CASE("types: compat onnxruntime antialias passes of other integer types saturate to the type", "[resize][exec]") {
   check_ort_passes_compose<uint16_t>(0, 65535);
   check_ort_passes_compose<int16_t>(-32768, 32767);
   check_ort_passes_compose<uint32_t>(0, 4294967295u);

@@ -70,7 +70,7 @@ Status run_in_parts(Rng& r, const ResizePlan& plan, const TensorView& x, TensorV
 
 }  // namespace
 
-TEST_CASE("resize workspace: a plan run as sub-ranges with their own workspaces equals one whole run") {
+TEST_CASE("resize workspace: a plan run as sub-ranges with their own workspaces equals one whole run", "[resize][workspace]") {
   Rng r(0x5B1F);
   const TypeCase types[] = {{DType::Float32, 4}, {DType::UInt8, 1}, {DType::Int16, 2},
                             {DType::Float64, 8}, {DType::Int32, 4}, {DType::Float16, 2}};
@@ -167,7 +167,7 @@ TEST_CASE("resize workspace: a plan run as sub-ranges with their own workspaces 
   }
 }
 
-TEST_CASE("resize workspace: a plan built for one type refuses another; ranges are checked") {
+TEST_CASE("resize workspace: a plan built for one type refuses another; ranges are checked", "[resize][workspace]") {
   ResizeAttrs at;
   at.mode = ResizeMode::Linear;
   ResizeInputs in;
@@ -206,7 +206,7 @@ TEST_CASE("resize workspace: a plan built for one type refuses another; ranges a
 // The allocation limit is not a global: each plan is given its own (ResizeOptions::max_bytes,
 // gs::Tuning::max_bytes), its tables are allocated under it and so are its runs' buffers.
 // Plans with different limits, built and run in turn in one process, each keep theirs.
-TEST_CASE("allocation limit: each plan carries its own, and its runs allocate under it") {
+TEST_CASE("allocation limit: each plan carries its own, and its runs allocate under it", "[resize][workspace]") {
   const auto over = [](const Status& st, const std::string& what, int64_t limit) {
     INFO(st.message);
     CHECK(st.kind == ErrorKind::RangeError);
