@@ -1051,7 +1051,7 @@ export function makeApi(host) {
     // ------------------------------------------------------------ AffineGrid-20
 
     // AffineGrid: theta (N, 2, 3) or (N, 3, 4), float32/float64/float16; size [N, C, H, W]
-    // or [N, C, D, H, W]. The core checks the shapes (src/affinegrid.h); here the kinds.
+    // or [N, C, D, H, W]. The core checks the shapes (src/affinegrid/affinegrid.h); here the kinds.
     _runAffineGrid(opset, attributes, inputs, target) {
       const version = opVersion('AffineGrid', opset, [20]);
       const name = `AffineGrid-${version} (opset ${opset})`;
@@ -1198,7 +1198,7 @@ export function makeApi(host) {
   }
 
 
-  // The core writes a non-integer number of a message as a token (src/common.h, num_text):
+  // The core writes a non-integer number of a message as a token (src/core/types.h, num_text):
   // U+001A, the 16 hex digits of its IEEE-754 bits, U+001A. Printed here as JavaScript does.
   function decodeNumbers(msg) {
     return msg.replace(/\x1a([0-9a-f]{16})\x1a/g, (_, hex) => {
