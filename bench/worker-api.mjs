@@ -126,7 +126,6 @@ if (!process.argv.includes('--node-only')) {
         channel.port1.onmessage = () => (tick() ? channel.port2.postMessage(0) : resolve());
         channel.port2.postMessage(0);
       });
-      // eslint-disable-next-line no-new-func
       const fn = (0, eval)(`(${src})`);
       return fn({ createSampler, runs, yieldLoop: pageYield });
     }, [measure.toString(), `${server.url}/dist/browser.mjs`, RUNS]);

@@ -693,7 +693,7 @@ export function makeApi(host) {
       } catch (e) {
         // A buffer detached or resized after the checks: free, then report.
         this._freeTemp(p);
-        if (e instanceof TypeError || e instanceof RangeError) throw new TypeError(`${what}.data: cannot be read (${e.message})`);
+        if (e instanceof TypeError || e instanceof RangeError) throw new TypeError(`${what}.data: cannot be read (${e.message})`, { cause: e });
         throw e;
       }
       return p;
@@ -1201,6 +1201,7 @@ export function makeApi(host) {
   // The core writes a non-integer number of a message as a token (src/core/types.h, num_text):
   // U+001A, the 16 hex digits of its IEEE-754 bits, U+001A. Printed here as JavaScript does.
   function decodeNumbers(msg) {
+    // eslint-disable-next-line no-control-regex -- U+001A is the core's token delimiter
     return msg.replace(/\x1a([0-9a-f]{16})\x1a/g, (_, hex) => {
       const view = new DataView(new ArrayBuffer(8));
       view.setUint32(0, parseInt(hex.slice(0, 8), 16));

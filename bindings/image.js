@@ -185,7 +185,7 @@ export function installImageHelpers(Sampler, h) {
   // Gray (channels 1): Pillow's convert('L') (ITU-R 601-2 luma, its 16-bit integer
   // weights, rounded), which torchvision's Grayscale applies to PIL images. BGR: R and B
   // swapped. Both from RGBA or RGB pixels, as bytes.
-  function grayOrBgr(px, channels, order) {
+  function grayOrBgr(px, channels) {
     const n = px.width * px.height, d = px.data, sc = px.rgb ? 3 : 4;
     if (channels === 1) {
       const out = new Uint8Array(n);
@@ -202,7 +202,7 @@ export function installImageHelpers(Sampler, h) {
 
   function pixelsToTensor(px, layout, type, channels, norm, premultiply, order) {
     const n = px.width * px.height;
-    if (channels === 1 || order === 'bgr') px = grayOrBgr(px, channels, order);
+    if (channels === 1 || order === 'bgr') px = grayOrBgr(px, channels);
     if (px.gray) {
       const { scale, mean, std } = norm;
       const dims = layout === 'nchw' ? [1, 1, px.height, px.width] : [1, px.height, px.width, 1];

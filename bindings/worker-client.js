@@ -201,7 +201,7 @@ export function oswWorkerSampler(options, createSyncSampler, spawn) {
 
   // ------------------------------------------------------------ the channel
 
-  // Starting: while the worker creates its sampler it beats every BEAT_MS (worker-main.js).
+  // Starting: while the worker creates its sampler it beats every BEAT_MS of worker-main.js.
   // Once it was heard, STALL_MS of silence mean its thread is stuck: seen here in Firefox
   // (153 ESR, a page served cross-origin isolated, the machine loaded), where a worker's
   // `new Worker()` of its thread pool sometimes never returned (1 to 3 starts in 100 under a
@@ -210,7 +210,7 @@ export function oswWorkerSampler(options, createSyncSampler, spawn) {
   // starts no worker of its own, and without this watchdog (a worker whose timers are only
   // slowed, in a background tab, still starts). Before the first beat nothing is timed: the
   // worker's script may be slow to arrive, and a failed load is an 'error' event.
-  const BEAT_MS = 1000, STALL_MS = 8000, START_ATTEMPTS = 3;
+  const STALL_MS = 8000, START_ATTEMPTS = 3;
   let port = null;
   let onHeard = null;  // the watchdog of the start in progress
   const pending = new Map();  // id -> { resolve, reject }, in call order

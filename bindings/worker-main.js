@@ -13,7 +13,7 @@ export function oswServeWorker(createSampler, port, cores) {
   // never blocks the caller, so a pool costs only its start-up (in this worker, before
   // createSampler resolves); where shared memory is missing the sampler gets one thread.
   const DEFAULT_THREADS_CAP = 8;
-  const BEAT_MS = 1000;  // worker-client.js's BEAT_MS
+  const BEAT_MS = 1000;  // the beat worker-client.js's start watchdog waits for (STALL_MS)
   const defaultThreads = Math.max(1, Math.min(DEFAULT_THREADS_CAP, Number.isInteger(cores) ? cores : 1));
   const MARK = '__oswWorkerValue__';
   // Not sent to the caller: the zero-copy tier lives in this worker's memory.

@@ -10,7 +10,7 @@
 //   node scripts/build.mjs            the package
 //   node scripts/build.mjs --tests    also the Catch2 test program build/osw-tests.js
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeGlues } from './glue.mjs';

@@ -1,8 +1,8 @@
 // test.mjs: runs every test of the project, in order, and prints one summary.
 //
-//   0. static checks: clang-format (scripts/check-format.mjs), the include layers of src/
-//      (scripts/check-layers.mjs), Catch2 tags (scripts/check-test-tags.mjs), commit
-//      subjects (scripts/check-commits.mjs)
+//   0. static checks: clang-format (scripts/check-format.mjs), eslint (scripts/check-lint.mjs),
+//      the include layers of src/ (scripts/check-layers.mjs), Catch2 tags
+//      (scripts/check-test-tags.mjs), commit subjects (scripts/check-commits.mjs)
 //   1. Catch2 suite of the C++ core, built with em++ and run under Node (build/osw-tests.js),
 //      then natively under ASan/UBSan with a bounded libFuzzer run (scripts/native-tests.mjs)
 //   2. npm pack, and the tarball installed into an empty app in .cache/app
@@ -65,11 +65,12 @@ function runLogged(cmd, args, opts = {}) {
 // 0. Static checks, cheap, first: one line per check.
 const CHECKS = [
   ['format', 'scripts/check-format.mjs'],   // clang-format over src/ and bindings/*.{h,cpp}
+  ['lint', 'scripts/check-lint.mjs'],       // eslint over the JavaScript (eslint.config.mjs)
   ['layers', 'scripts/check-layers.mjs'],   // includes in src/ point down the layers
   ['test tags', 'scripts/check-test-tags.mjs'], // each Catch2 case: a module and a layer tag
   ['commits', 'scripts/check-commits.mjs'], // commit subjects of at most 72 characters
 ];
-step('static checks (format, layers, test tags, commit messages)', () => {
+step('static checks (format, lint, layers, test tags, commit messages)', () => {
   const bad = [];
   for (const [name, script] of CHECKS) {
     const r = runLogged('node', [script]);

@@ -9,6 +9,8 @@
 //   - the worker API loads the module by itself on a compat call;
 //   - resizeImage({ compat }) equals resize() on the same bytes.
 // Without Pillow or OpenCV the oracle cases are skipped with the reason (never silently).
+// The functions passed to page.evaluate use what the page's setup (below) puts on window:
+/* global osw, sampler, b64, fetched */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

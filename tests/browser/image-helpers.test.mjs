@@ -4,6 +4,8 @@
 // not exist): premultiplied resizing leaves no dark fringe at transparent edges,
 // linear light averages light, NCHW normalisation round-trips, every browser image source
 // reads the same pixels, and bad arguments throw TypeError / RangeError naming the argument.
+// The functions passed to page.evaluate use what the page's setup (below) puts on window:
+/* global sampler, half, disc, noise, visibleStats */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';

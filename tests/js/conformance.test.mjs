@@ -42,7 +42,7 @@ function resolvePackageEntry(pkgDir) {
     }
     return null;
   };
-  let entry = null;
+  let entry;
   if (pkg.exports !== undefined) {
     const exp = pkg.exports;
     const dot = typeof exp === 'object' && !Array.isArray(exp) && Object.keys(exp).some((k) => k.startsWith('.'))

@@ -421,6 +421,7 @@ const SIMPLE = [
   () => '', () => '1', () => 'linear', () => 'float32', () => '__proto__', () => 'constructor', () => 'x'.repeat(100000),
   () => Symbol('hostile'),
   () => ({}), () => [], () => [1, 2], () => new Array(100).fill(1), () => new Array(2 ** 20),
+  // eslint-disable-next-line no-sparse-arrays -- a hole is one of the hostile arrays
   () => [null], () => [undefined], () => [1, , 3], () => [NaN], () => ['1'], () => [1n], () => [-0], () => [2 ** 40, 2 ** 40], () => [2 ** 53],
   () => [{}], () => [[1]], () => [Symbol('s')],
   () => new Float32Array(4), () => new Float64Array(2), () => new Int32Array(3), () => new BigInt64Array(2),

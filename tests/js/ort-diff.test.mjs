@@ -761,7 +761,6 @@ test(`compat 'onnxruntime' reproduces ORT's GridSample float32 coordinates, NaN/
     const c = drawGridSample(r);
     const [x, grid] = c.inputs;
     const reflect = c.node.attributes.padding_mode === 'reflection';
-    const maxLen = Math.max(...x.dims.slice(2));
     // (cubic with zeros padding: as drawGridSample, keep some taps inside, away from 0)
     const lim = /cubic/.test(c.node.attributes.mode) && (c.node.attributes.padding_mode ?? 'zeros') === 'zeros' ? 1 : 1.3;
     let special = false;

@@ -121,7 +121,7 @@ function run(file, args, options) {
   } catch (err) {
     const detail = [err.message, err.stdout && `stdout:\n${err.stdout}`, err.stderr && `stderr:\n${err.stderr}`]
       .filter(Boolean).join('\n');
-    throw new Error(`${path.basename(file)} ${args.join(' ')} failed in ${options.cwd}:\n${detail}`);
+    throw new Error(`${path.basename(file)} ${args.join(' ')} failed in ${options.cwd}:\n${detail}`, { cause: err });
   }
 }
 

@@ -353,7 +353,7 @@ export function referenceGridSample(x, grid, opts = {}) {
   const nOutSp = product(outSpatial);
   const xStrides = stridesOf(spatial);
   const nInSp = product(spatial);
-  const lo = (L) => (align ? 0 : -0.5);
+  const lo = () => (align ? 0 : -0.5);
   const hi = (L) => (align ? L - 1 : L - 0.5);
 
   // A tap index on an axis after padding; null means "contributes 0" (zeros padding).

@@ -48,7 +48,7 @@ function firstBinary(name, candidates, what) {
       const version = execFileSync(c, ['--version'], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n')[0];
       return { bin: c, version };
     } catch (e) {
-      throw new Error(`${c} --version failed: ${e.message}`);
+      throw new Error(`${c} --version failed: ${e.message}`, { cause: e });
     }
   }
   throw new Error(`no ${name} binary (looked for ${candidates.join(', ')}): \`npm ci\` in ${REPO_ROOT} installs it (${what})`);
@@ -99,7 +99,7 @@ export function createApp(prefix, { type = 'commonjs' } = {}) {
       { cwd: app, env, encoding: 'utf8', timeout: 300_000, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {
     fs.rmSync(root, { recursive: true, force: true });
-    throw new Error(`npm install ${tgz} failed in ${app}:\n${e.message}\n${e.stdout || ''}\n${e.stderr || ''}`);
+    throw new Error(`npm install ${tgz} failed in ${app}:\n${e.message}\n${e.stdout || ''}\n${e.stderr || ''}`, { cause: e });
   }
   const pkgDir = path.join(app, 'node_modules', PKG);
   const others = fs.readdirSync(path.join(app, 'node_modules')).filter((n) => n !== PKG && !n.startsWith('.'));

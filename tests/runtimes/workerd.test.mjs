@@ -60,7 +60,7 @@ function findNode22() {
   try {
     version = execFileSync(candidate, ['--version'], { encoding: 'utf8', timeout: 30_000 }).trim();
   } catch (e) {
-    throw new Error(`${candidate} --version failed (${e.message}). ${how}`);
+    throw new Error(`${candidate} --version failed (${e.message}). ${how}`, { cause: e });
   }
   if (!(Number(/^v(\d+)\./.exec(version)?.[1]) >= 22)) throw new Error(`${candidate} is Node ${version}. ${how}`);
   return { node: candidate, version };
@@ -72,7 +72,7 @@ function run(file, args, options) {
     return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
   } catch (err) {
     const detail = [err.message, err.stdout && `stdout:\n${err.stdout}`, err.stderr && `stderr:\n${err.stderr}`].filter(Boolean).join('\n');
-    throw new Error(`${path.basename(file)} ${args.join(' ')} failed in ${options.cwd}:\n${detail}`);
+    throw new Error(`${path.basename(file)} ${args.join(' ')} failed in ${options.cwd}:\n${detail}`, { cause: err });
   }
 }
 
@@ -108,6 +108,7 @@ function startWrangler({ node, cwd, env, log }) {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`wrangler printed no "Ready on" line in ${READY_MS / 1000} s`)), READY_MS);
     const onData = (chunk) => {
+      // eslint-disable-next-line no-control-regex -- ESC starts the colour codes removed here
       const s = chunk.toString().replace(/\x1b\[[0-9;]*m/g, '');   // its colours, whatever NO_COLOR says
       log.push(s);
       out += s;
@@ -214,7 +215,7 @@ before(async () => {
   try {
     ({ url: baseUrl } = await started.ready);
   } catch (e) {
-    throw new Error(`${e.message}\n--- wrangler output ---\n${log.join('')}`);
+    throw new Error(`${e.message}\n--- wrangler output ---\n${log.join('')}`, { cause: e });
   }
   setupInfo = `${PKG}@${pkg.version} from ${tgz}; wrangler ${JSON.parse(fs.readFileSync(path.join(path.dirname(WRANGLER), '..', 'package.json'), 'utf8')).version} `
     + `on Node ${node22.version} ready at ${baseUrl} in ${Date.now() - t0} ms`;
@@ -298,7 +299,7 @@ workerdTest(`the ${EXPECTED_CASES} conformance cases pass in workerd through sam
   assert.equal(passed, EXPECTED_CASES, `${passed} of ${cases.length} cases passed in workerd`);
 });
 
-workerdTest("compat 'pillow' and 'opencv' give Node's bytes in workerd", async (t) => {
+workerdTest("compat 'pillow' and 'opencv' give Node's bytes in workerd", async () => {
   const rgb = { type: 'uint8', dims: [1, 37, 53, 3], data: lcgBytes(37 * 53 * 3, 7) };
   const rgba = { type: 'uint8', dims: [1, 29, 41, 4], data: lcgBytes(29 * 41 * 4, 11) };
   // RGBA with every alpha level (Pillow premultiplies it)
