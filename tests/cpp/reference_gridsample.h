@@ -1,5 +1,5 @@
 // reference_gridsample.h: a slow GridSample written straight from the spec text and the
-// project's decided semantics (SEMANTICS.md rows 1, 7, 8, 11), for tests only.
+// project's decided semantics (docs/semantics.md rows 1, 7, 8, 11), for tests only.
 //
 // One output element at a time, one channel at a time, everything in double, no tables
 // and nothing shared with src/gridsample.cpp: the reflection is the spec's literal "keep
@@ -101,7 +101,7 @@ inline std::vector<double> gridsample(const std::vector<int64_t>& xdims,
         for (int a = 0; a < r; ++a) {
           const int64_t L = xdims[2 + a];
           const double last = static_cast<double>(L - 1);
-          // An infinite grid value is an infinitely far location (SEMANTICS row 11), also
+          // An infinite grid value is an infinitely far location (docs/semantics.md row 11), also
           // where the formula would give Inf * 0 (L = 1 with align_corners=1).
           const double ga = gv[r - 1 - a];
           double xa = std::isinf(ga) ? ga : unnormalize(ga, L, align_corners);

@@ -1,4 +1,4 @@
-// test_exact.cpp: integer outputs round as their exact value does (issue 18 (a), docs/
+// test_exact.cpp: integer outputs round as their exact value does (docs/
 // semantics.md "integer outputs decided exactly").
 //
 // A reference of its own, in __int128 rationals: sizes-based geometry (scale = out / in),
@@ -256,7 +256,7 @@ void check_type(DType type, uint64_t seed, int cases) {
 
 }  // namespace
 
-TEST_CASE("exact: uint8 outputs round as their exact value (issue 18 a)", "[resize][exact]") {
+TEST_CASE("exact: uint8 outputs round as their exact value", "[resize][exact]") {
   check_type<uint8_t>(DType::UInt8, 1, 3000);
 }
 TEST_CASE("exact: int8, uint16, int16 outputs round as their exact value", "[resize][exact]") {

@@ -420,7 +420,7 @@ int64_t reflect_index_exact(int64_t i, int64_t L, bool align) {
 
 }  // namespace
 
-TEST_CASE("gridsample: reflection beyond 2^52 is exact (issue 18, item 5)", "[gridsample][exec]") {
+TEST_CASE("gridsample: reflection beyond 2^52 is exact", "[gridsample][exec]") {
   using osw::gs::reflect;
   Rng rng(18);
   for (int align = 0; align < 2; ++align) {

@@ -1,5 +1,5 @@
-// test_gs_exact.cpp: GridSample's integer outputs round as their exact value does (issue 18
-// (a); docs/semantics.md "integer outputs decided exactly").
+// test_gs_exact.cpp: GridSample's integer outputs round as their exact value does
+// (docs/semantics.md "integer outputs decided exactly").
 //
 // A reference of its own, in __int128: each grid value is the exact dyadic rational its
 // float32 / float64 is, P / 2^s; the coordinate ((g + 1) L - 1) / 2 or (g + 1) (L - 1) / 2
@@ -256,7 +256,7 @@ void check_type(DType type, uint64_t seed, int cases) {
 
 }  // namespace
 
-TEST_CASE("exact: GridSample uint8 outputs round as their exact value (issue 18 a)", "[gridsample][exact]") {
+TEST_CASE("exact: GridSample uint8 outputs round as their exact value", "[gridsample][exact]") {
   check_type<uint8_t>(DType::UInt8, 11, 3000);
 }
 TEST_CASE("exact: GridSample int8, uint16, int16 outputs round as their exact value", "[gridsample][exact]") {

@@ -420,7 +420,7 @@ TEST_CASE("types: GridSample on every type matches the reference", "[gridsample]
   check_gridsample_type<BFloat16>(40);
 }
 
-// compat 'onnxruntime', antialias on integers (issue 18, item 1): one pass per resized
+// compat 'onnxruntime', antialias on integers: one pass per resized
 // axis, innermost first, each rounded and stored as the type before the next (uint8/int8:
 // ONNX Runtime's 2^-22 fixed point, clamped to [0, 255], int8 keeping the low byte; int32:
 // float32 sums rounded half away from zero). Expected values: ONNX Runtime 1.30 (wasm),

@@ -636,7 +636,7 @@ void check_resize_output(const ResizeCase& c, const ResizePlan& plan, const void
     return;
   }
   // The plan's attributes, not the case's: compat 'pytorch' with antialias implies
-  // exclude_outside (SEMANTICS row 9), whose all-outside outputs are NaN (0 / 0).
+  // exclude_outside (docs/semantics.md row 9), whose all-outside outputs are NaN (0 / 0).
   if (a.mode == ResizeMode::Linear && !plan.attrs.exclude_outside) {
     Range r = range_of(t, x, xn);
     if (!r.all_finite || xn == 0 || std::max(std::fabs(r.lo), std::fabs(r.hi)) > range_limit(t)) return;

@@ -707,7 +707,7 @@ function compareExact(ours, ref) {
 
 // compat 'onnxruntime' must match ORT on every float draw, the ones the test above skips
 // because ORT departs from the spec included (rows 2, 3, 6, 13, 15), GridSample included,
-// and exactly on integer nearest and antialias draws (per-pass rounding, issue 18). Not
+// and exactly on integer nearest and antialias draws (per-pass rounding). Not
 // covered: ORT's own bugs (skipped), its rejections, and integer linear without antialias
 // (ORT's fixed-point NHWC weights and its float32 int32 are not reproduced; see
 // docs/ort-compat-findings.md).
