@@ -1,7 +1,8 @@
 // bench_pillow.cpp: the Pillow compat kernels against the library's own uint8 Resize on the
 // same work (development tool; single thread). Natively:
-//   g++ -O2 -msse4.1 -std=c++17 -Isrc -Itests/cpp -DOSW_USE_SIMDE tests/compat/bench_pillow.cpp
-//       src/*.cpp src/compat/pillow.cpp -o /tmp/bench_pillow        (one command line)
+//   clang++-14 -O2 -msse4.1 -std=c++17 -Isrc -Itests/cpp -DOSW_USE_SIMDE tests/compat/bench_pillow.cpp
+//       $(find src -name "*.cpp" -not -path "src/imaging/*") src/imaging/pillow.cpp
+//       -o /tmp/bench_pillow                                     (one command line)
 // or em++ -O2 -msimd128 -fno-exceptions -sALLOW_MEMORY_GROWTH=1 ... -o /tmp/bench_pillow.js,
 // run with node --no-experimental-fetch.
 #include <chrono>

@@ -1,8 +1,8 @@
-// check_opencv.cpp: compares src/compat/opencv.cpp with cv2.resize on the cases of
+// check_opencv.cpp: compares src/imaging/opencv.cpp with cv2.resize on the cases of
 // tests/compat/oracle_opencv.py (newline-delimited JSON on stdin). Development tool:
 //
 //   g++ -O2 -std=c++17 -Isrc -DOSW_USE_SIMDE tests/compat/check_opencv.cpp
-//       src/compat/opencv.cpp -o /tmp/check_opencv    (or -DOSW_SCALAR=1)
+//       src/imaging/opencv.cpp -o /tmp/check_opencv    (or -DOSW_SCALAR=1)
 //   /usr/bin/python3 tests/compat/oracle_opencv.py --seed 1 --cases 2000 | /tmp/check_opencv
 //
 // uint8 must match byte for byte; float32 within 1e-5 relative (|d| <= 1e-5 * max(1, |ref|)),

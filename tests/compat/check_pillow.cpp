@@ -2,7 +2,7 @@
 //
 //   /usr/bin/python3 tests/compat/oracle_pillow.py --seed 1 --cases 2000 > /tmp/cases.ndjson
 //   g++ -O2 -std=c++17 -Isrc -DOSW_USE_SIMDE tests/compat/check_pillow.cpp
-//       src/compat/pillow.cpp -o /tmp/check_pillow   (one command line)
+//       src/imaging/pillow.cpp -o /tmp/check_pillow   (one command line)
 //   /tmp/check_pillow < /tmp/cases.ndjson
 //   (-DOSW_SCALAR=1 instead of -DOSW_USE_SIMDE checks the scalar kernels.)
 //

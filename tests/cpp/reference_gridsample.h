@@ -2,7 +2,7 @@
 // project's decided semantics (docs/semantics.md rows 1, 7, 8, 11), for tests only.
 //
 // One output element at a time, one channel at a time, everything in double, no tables
-// and nothing shared with src/gridsample.cpp: the reflection is the spec's literal "keep
+// and nothing shared with src/gridsample/: the reflection is the spec's literal "keep
 // reflecting until in bound" loop, the taps are enumerated with an odometer over all
 // K^r combinations. It is only meant for moderate coordinates (|x| < 1e6 pixels) plus
 // +-Inf and NaN.

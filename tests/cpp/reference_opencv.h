@@ -1,5 +1,5 @@
 // reference_opencv.h: a slow, plain model of cv2.resize (OpenCV 4.6, x86-64) on one HWC image,
-// written from the rules listed at the top of src/compat/opencv.cpp and independent of its
+// written from the rules listed at the top of src/imaging/opencv.cpp and independent of its
 // code: every output value is computed on its own, straight from the input. The options turn
 // single rules off, so tests can show that each one changes results.
 #pragma once

@@ -1,6 +1,6 @@
 // reference_pillow.h: a slow model of PIL.Image.resize (Pillow 9.4), for tests only.
 //
-// Written from the rules (see src/compat/pillow.cpp's header comment), not from the kernel:
+// Written from the rules (see src/imaging/pillow.cpp's header comment), not from the kernel:
 // one image at a time, whole intermediate images in std::vector, each output value computed
 // by its own loop over its taps. Weights in double, then the uint8 rules plainly: 22-bit
 // weights rounded half away from zero, sums started at 2^21, floor-shifted by 22 bits and

@@ -1,4 +1,4 @@
-// test_affinegrid.cpp: AffineGrid-20 (src/affinegrid.h), layer by layer:
+// test_affinegrid.cpp: AffineGrid-20 (src/affinegrid/affinegrid.h), layer by layer:
 //   - the base coordinates (ag::base_coordinate) against the spec's formulas, sizes of 1;
 //   - the float16 rounding of a double (ag::half_from_double): once, to nearest even;
 //   - known grids (identity theta, a hand-computed rotation), the (x, y[, z]) order;

@@ -1,4 +1,4 @@
-// The nearest-neighbour gather of the compat modes (src/compat/gather.h): its SIMD windows
+// The nearest-neighbour gather of the compat modes (src/imaging/gather.h): its SIMD windows
 // (one or two 16-byte loads and swizzles per group of output pixels, runs of repeating
 // groups with their lanes in registers) against a plain loop,
 // on index tables of every kind (upscaling, downscaling to 2x and beyond, repeated rows,

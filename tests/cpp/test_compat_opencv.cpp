@@ -1,4 +1,4 @@
-// test_compat_opencv.cpp: the OpenCV compat kernels (src/compat/opencv.cpp) against the plain
+// test_compat_opencv.cpp: the OpenCV compat kernels (src/imaging/opencv.cpp) against the plain
 // model of tests/cpp/reference_opencv.h on random cases, and single rules pinned with values
 // cv2.resize (OpenCV 4.6) gave. The full comparison with cv2 itself is
 // tests/compat/oracle_opencv.py + tests/compat/check_opencv.cpp.

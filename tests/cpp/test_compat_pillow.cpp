@@ -1,4 +1,4 @@
-// The Pillow compat kernels (src/compat/pillow.cpp) against reference_pillow.h, a slow model
+// The Pillow compat kernels (src/imaging/pillow.cpp) against reference_pillow.h, a slow model
 // written from the same rules: random cases (sizes 1..40, 1-4 channels, every filter,
 // premultiplied alpha on and off, batches), uint8 bit for bit and float32 exactly; then
 // tests that pin single rules with values worked out by hand or with the model's rule

@@ -277,7 +277,7 @@ TEST_CASE("exact: int64, uint64 outputs round as their exact value", "[resize][e
 // 1/4 (the exact value is then in (-1, 1), which truncates to 0). int64 values near 2^60
 // have a bound of hundreds: (2^60 + 3 - 2^60) / 2 is computed as 0 in double, and its exact
 // value 1.5 truncates to 1.
-// M of the error bound (resize_exact.cpp): the type's range for 8- and 16-bit types, the
+// M of the error bound (src/resize/exact.cpp): the type's range for 8- and 16-bit types, the
 // largest |X| of the call for 32- and 64-bit ones, never below it (INT32_MIN is 2^31), and
 // only over the n elements the call reads.
 TEST_CASE("exact: the bound's largest magnitude reads 32- and 64-bit X", "[resize][exact]") {

@@ -1,4 +1,4 @@
-// test_fixed.cpp: uint8 linear Resize in integers (resize_fixed.cpp) against the float path.
+// test_fixed.cpp: uint8 linear Resize in integers (src/resize/kernels_fixed.cpp) against the float path.
 // Random plans of rank 1..4 with dyadic and other scales, every coordinate mode, crop
 // boxes with extrapolation, antialias, channels after the resized axes; each runs with the
 // fixed path off (float), on, and forced (blocks that do not vectorise run lane by lane),

@@ -1,4 +1,4 @@
-// test_nearest.cpp: Resize mode=nearest (resize_nearest.cpp), a bit copy for every element
+// test_nearest.cpp: Resize mode=nearest (src/resize/kernels_nearest.cpp), a bit copy for every element
 // size. Random cases of rank 1..5 against two slow gathers written here: one from the
 // plan's own index tables, one from the slow reference (reference_resize.h) run on the
 // element positions. Each case runs with the SIMD blocks and row reuse, and with the plain

@@ -275,7 +275,7 @@ TEST_CASE("resize op: float32 streamed passes equal whole scalar passes in the p
 }
 
 // Exact 2x downscaling of the last two axes (every output 0.5 * x[2o] + 0.5 * x[2o + 1])
-// runs in one pass (resize_kernels.h, down2x2_row) where SIMD exists. Its bytes must be the
+// runs in one pass (resize/kernels.h, down2x2_row) where SIMD exists. Its bytes must be the
 // streamed pair's: outer axis first, then inner, each a product and a sum in that order,
 // which differs from (a + b) * 0.5 only near the float range's ends: so the inputs mix
 // values near FLT_MAX (whose sums overflow), subnormals (whose halves round), -0.0,
@@ -354,7 +354,7 @@ namespace {
 
 // uint8 X on a plain pass (a step that reads X whole: one resized axis, the first of three)
 // has no pass of its own: rows of the innermost axis are widened a batch at a time, an
-// outer axis blends its rows (resize_exec.h, pass_range). Its outputs, whole and run in
+// outer axis blends its rows (resize/exec.h, pass_range). Its outputs, whole and run in
 // three uneven ranges per step (as threads split them), must be the float32 run's on the
 // same values rounded half to even wherever that value is not within 2^-10 of a tie (the
 // float sum's error is far smaller; the exact decisions settle the others).

@@ -1,4 +1,4 @@
-// test_threads.cpp: the thread pool (src/parallel.h) and the operators run on it.
+// test_threads.cpp: the thread pool (src/threads/pool.h and each operator's parallel.h) and the operators run on it.
 //
 // Every operator's output is bit for bit the same for 1, 2, 3, 4 and 7 threads as the
 // single-thread run's: Resize (every mode, nearest mode, coordinate transformation, all 13

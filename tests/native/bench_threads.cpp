@@ -1,4 +1,4 @@
-// bench_threads.cpp: native timing of the threaded runs (src/parallel.h), 1 thread against N.
+// bench_threads.cpp: native timing of the threaded runs (src/threads/pool.h and each operator's parallel.h), 1 thread against N.
 //
 // Not a test and not part of `npm test`: build it on demand (tests/native, target
 // osw-bench-threads: -O2, SIMDe, -pthread) and run it on an idle machine:
