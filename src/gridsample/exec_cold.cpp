@@ -1,4 +1,4 @@
-// gridsample/exec_cold.cpp: GridSample for every X type but float32, compiled for size (-Oz in
+// gridsample/exec_cold.cpp: GridSample for every X type but float32, compiled for size (-Os in
 // CMakeLists.txt). float64 runs the same templates as gridsample/gridsample.cpp's float32; every
 // other type runs the float32 kernels (float64 ones for 32- and 64-bit integers) between row
 // conversions (core/convert.h), as Resize does: one instantiation of the kernels instead of one

@@ -1,6 +1,14 @@
 // gridsample/gridsample.cpp: GridSample on X of rank r+2 (r >= 1), any mode, padding and
 // align_corners.
 //
+// What this file defines: the coordinate functions (coordinates.h), the parameter checks,
+// the nearest fast path (kernels_nearest.h), the block plan, the workspace's methods, the
+// run and the API. They share the file that instantiates the float32 kernels
+// (gridsample_run_hot) on purpose: the per-location planner (plan_location) inlines the
+// coordinate functions, and the generic kernel can inline the nearest fast path; separate
+// files would lose that and cost download (docs/performance.md, "GridSample"). The kernels
+// themselves are headers (below); exec_cold.cpp instantiates them for the other types.
+//
 // Three steps, then a run:
 //   1. params: gridsample_output_shape() and gridsample_plan() validate shapes, types and
 //              attributes.

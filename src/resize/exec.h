@@ -3,7 +3,7 @@
 // Templates over the storage type T, included by two translation units so that the build
 // can optimise them differently: resize/exec_hot.cpp instantiates float32 and uint8 (the
 // types of models and images) for speed, resize/exec_cold.cpp every other type for size
-// (CMakeLists.txt compiles it with -Oz). Both compute the same results; only code size and
+// (CMakeLists.txt compiles it with -Os). Both compute the same results; only code size and
 // speed differ.
 //
 // Execution follows the plan: the steps of a run on a type (RunLayout, resize/resize.cpp) are the
