@@ -70,7 +70,7 @@ export function oswCompatCode(find, findSync) {
   }
   // A module of the other memory kind does not link: said so (the threaded build's shared
   // memory takes osw-compat-mt.wasm, the others osw-compat.wasm).
-  // (shared: whether the sampler's memory is, as sampler.js's _shared() says)
+  // (shared: whether the sampler's memory is, as api/sampler-core.js's _shared() says)
   const linkError = (e, shared) => {
     if (!(e instanceof WebAssembly.LinkError)) return e;
     return new Error(`onnx-sampling-wasm: the compat module does not link to this sampler (${e.message}): a sampler with ${shared ? 'threads takes osw-compat-mt.wasm' : 'one thread takes osw-compat.wasm'}. ${OSW_COMPAT_FIX}`);
@@ -82,7 +82,7 @@ export function oswCompatCode(find, findSync) {
     return e;
   };
 
-  // The libraries (by opsets.js's COMPATS code): the filters each has and their codes in
+  // The libraries (by api/opsets.js's COMPATS code): the filters each has and their codes in
   // src/imaging/imaging.h (PillowFilter, CvInterp), and its default filter. nearest, linear
   // and cubic name the library's own filter of that kind.
   const LIBS = {
@@ -96,7 +96,7 @@ export function oswCompatCode(find, findSync) {
     },
   };
 
-  // The checks of a compat library's Resize, on sampler.js's reading of the attributes or
+  // The checks of a compat library's Resize, on api/resize.js's reading of the attributes or
   // options (raw: as given; keys: their names; values: the checked codes; index: each
   // attribute's position): the mode is one of the library's filters (its default when
   // absent), and no attribute but mode and compat is given (the library has no such
@@ -123,7 +123,7 @@ export function oswCompatCode(find, findSync) {
   }
 
   // sampler.resize under a compat mode. cx: the sampler's osw-compat.wasm exports; p:
-  // sampler.js's Resize parameters (axes, sizes or scales; p.compat: what args() returned, with
+  // api/resize.js's Resize parameters (axes, sizes or scales; p.compat: what args() returned, with
   // exactScales: resize()'s scales as given).
   function resize(sampler, cx, x, p, target) {
     const { lib, filter } = p.compat;

@@ -1,4 +1,4 @@
-// embind.cpp: the boundary between the JS API (bindings/sampler.js) and the C++ core.
+// embind.cpp: the boundary between the JS API (bindings/api/sampler-core.js) and the C++ core.
 //
 // A call crosses it in two steps, both cheap: the JS layer writes the operator's
 // already-validated parameters into a parameter block (an array of doubles in wasm memory,

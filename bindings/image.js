@@ -1,8 +1,8 @@
 // image.js: the image helpers of onnx-sampling-wasm: pixels -> tensor, tensor -> pixels, and
 // resizeImage, an alpha-correct image resize on top of sampler.resize.
 //
-// sampler.js calls installImageHelpers(Sampler, h) with the API's own checkers
-// (validate.js, tensors.js), so the helpers validate arguments the same way (TypeError for
+// api.js calls installImageHelpers(Sampler, h) with the API's own checkers
+// (api/validate.js, api/tensors.js), so the helpers validate arguments the same way (TypeError for
 // a wrong kind, RangeError for a bad value, each message naming the argument). Pixel data is always 8-bit RGBA, row-major, as ImageData.
 // In browsers ImageBitmap, <canvas>, OffscreenCanvas, a loaded <img> and <video> are read
 // by drawing them into a scratch canvas; in Node only ImageData-like objects are accepted.

@@ -15,7 +15,7 @@
 //   (the glue reads Module.oswPoolSize as PTHREAD_POOL_SIZE), before its promise resolves: a
 //   worker cannot start while a call blocks the thread that made it, so calls never wait for
 //   one.
-// - The memory is shared and any thread may grow it; the glue's HEAPU8 (which sampler.js reads)
+// - The memory is shared and any thread may grow it; the glue's HEAPU8 (which api/sampler-core.js reads)
 //   then still views the old, shorter buffer, so HEAPU8 becomes a getter that views the memory
 //   afresh when the heap's break (sbrk) passed the end of the view: a read of one shared word
 //   per access (memory.buffer would cost a few tens of ns, several times a call). Every

@@ -202,10 +202,9 @@ export function oswWorkerSampler(options, createSyncSampler, spawn) {
   // ------------------------------------------------------------ the channel
 
   // Starting: while the worker creates its sampler it beats every BEAT_MS of worker-main.js.
-  // Once it was heard, STALL_MS of silence mean its thread is stuck: seen here in Firefox
-  // (153 ESR, a page served cross-origin isolated, the machine loaded), where a worker's
-  // `new Worker()` of its thread pool sometimes never returned (1 to 3 starts in 100 under a
-  // load of 2-3 busy processes; the worker's timers stopped too). That worker is ended and
+  // Once it was heard, STALL_MS of silence mean its thread is stuck: a worker's
+  // `new Worker()` of its thread pool can fail to return on a loaded machine (Firefox,
+  // cross-origin isolated pages; the worker's timers stop too). That worker is ended and
   // a new one is started, at most START_ATTEMPTS times; the last one with threads: 1, which
   // starts no worker of its own, and without this watchdog (a worker whose timers are only
   // slowed, in a background tab, still starts). Before the first beat nothing is timed: the

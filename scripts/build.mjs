@@ -111,7 +111,7 @@ async function bundle({ entry, format = 'esm', platform = 'browser' }) {
 
 // terser (a devDependency) minifies what a browser downloads. privateProps: also shorten the
 // property names that start with one underscore (the sampler's and its tensors' private
-// state and methods, bindings/sampler.js and tensors.js), except the names in that list (underscoreNames()).
+// state and methods, bindings/api/), except the names in that list (underscoreNames()).
 async function minify(name, { code, map }, sourceMap, privateProps = null) {
   const { minify: terser } = await devDependency('terser');
   const mangle = privateProps ? { properties: { regex: /^_[A-Za-z]/, keep_quoted: true, reserved: privateProps } } : true;

@@ -1,13 +1,13 @@
-// opsets.js: what differs between the opsets of Resize, Upsample, GridSample and AffineGrid:
-// the attributes each version has and their defaults, the codes the core uses for modes,
-// coordinate transforms, padding and compat behaviours, the layout of the parameter block
-// (read from the module once), and reading Resize's inputs from a node, an options object or
-// Upsample-7's attributes into the core's normalised parameters.
-import { describe, didYouMean, checkNumber, intElem, numberElem, float32Elem, checkFinite,
-   checkBool01, checkEnum, checkList } from './validate.js';
-import { optionalTensor, requireType } from './tensors.js';
+// opsets.js: what each operator version takes, and the parameter block's layout.
+//
+// The codes of the modes and enums the core knows; per version of Resize and Upsample (and
+// for resize() and upsample(), the options), the attributes it knows, the values it allows
+// and the parameters it fixes; the parameter block as the module describes it (blockSpec,
+// read from bindings/param_block.h's table in the module); and the forms a Resize's
+// arguments come in (a node's attributes and inputs, or a call's options), read in one pass.
 
-// ---------------------------------------------------------------- operator tables
+import { checkEnum, checkFinite, checkBool01, checkNumber, checkList, describe, didYouMean, float32Elem, intElem, numberElem } from './validate.js';
+import { optionalTensor, requireType, tensorNumbers } from './tensors.js';
 
 // Which kernel _execute runs (no closure per call).
 export const OP_RESIZE = 1, OP_GRID_SAMPLE = 2;
@@ -44,7 +44,7 @@ function pick(table, names) {
 // (the others not known take their defaults), which input holds each list (scalesOnly:
 // scales is the only one and is required), and, for Upsample, the smallest scale.
 // (One shape for all, so the per-call reads of these fields stay fast.)
-export function version(v) {
+function version(v) {
   return {
     name: v.name, attrs: v.attrs || null, options: v.options || null, modes: v.modes, coords: v.coords || null,
     inputs: v.inputs || {}, fixed: v.fixed || {}, scalesOnly: !!v.scalesOnly, minScale: v.minScale || 0, axes: !!v.axes,
@@ -121,7 +121,8 @@ function paramTable(M) {
 // `attrs`, the Resize attributes in order, each { name, slot, onnx, option, dflt, check };
 // `index`, an attribute's position in attrs by name; `options`, resize()'s options. Read
 // from the first module loaded: every instance of a build gives the same table.
-export let spec = null, specText = null;
+export let spec = null;
+let specText = null;
 export function blockSpec(M) {
   const text = paramTable(M);
   if (spec !== null) {
@@ -136,7 +137,7 @@ export function blockSpec(M) {
     if (kind !== 'r') continue;
     const [, , onnx, option, dflt, check] = fields;
     const c = CHECKS[check];
-    if (!c) throw new Error(`onnx-sampling-wasm: the parameter block's attribute '${name}' has no check '${check}' in opsets.js`);
+    if (!c) throw new Error(`onnx-sampling-wasm: the parameter block's attribute '${name}' has no check '${check}' in api/opsets.js`);
     attrs.push({ name, slot: Number(slot), onnx, option, dflt: c.numeric ? Number(dflt) : dflt, check: c.check });
   }
   RESIZE_OPTIONS_VERSION.options = ['sizes', 'scales', 'axes', 'roi', ...attrs.map((a) => a.option)];
@@ -191,7 +192,7 @@ export const NODE_FORM = {
   },
   list(sampler, t, what, want, nWhat) {
     requireType(t, what, LIST_TYPES[what]);
-    return sampler._listOf(t, what, want, listWhat(what, nWhat));
+    return listOf(t, what, want, listWhat(what, nWhat));
   },
   both: 'scales and sizes: give only one of them (the other omitted or empty)',
   none: 'scales and sizes: one of them is required',
@@ -234,27 +235,9 @@ export function readResizeArgs(src, V, form, opName) {
   return raw;
 }
 
-// The operator version in force at an opset: the newest version not newer than it.
-export function opVersion(opType, opset, versions) {
-  let v = 0;
-  for (const k of versions) if (k <= opset && k > v) v = k;
-  if (v === 0)
-    throw new RangeError(`opset: ${opType} does not exist before opset ${Math.min(...versions)}, got opset ${opset}`);
-  return v;
-}
-
-export function checkAttributes(attributes, allowed, opName) {
-  if (attributes === undefined || attributes === null) return {};
-  if (typeof attributes !== 'object' || Array.isArray(attributes))
-    throw new TypeError(`attributes: expected an object of ONNX attributes, got ${describe(attributes)}`);
-  for (const k of Object.keys(attributes)) {
-    if (!allowed.includes(k))
-      throw new RangeError(`attributes.${k}: ${opName} has no attribute '${k}'${didYouMean(k, allowed)}; it knows ${allowed.join(', ')}`);
-  }
-  return attributes;
-}
-
-export function attr(attributes, name, dflt) {
-  const v = attributes[name];
-  return v === undefined ? dflt : v;
+// The values of a 1-D list tensor (scales, sizes, roi) of n values, as numbers.
+function listOf(t, what, n, nWhat) {
+  if (t.dims.length !== 1) throw new RangeError(`${what}: expected a 1-D tensor, got dims [${t.dims.join(', ')}]`);
+  if (t.size !== n) throw new RangeError(`${what}: expected ${n} values (${nWhat}), got ${t.size}`);
+  return tensorNumbers(t);
 }

@@ -1,7 +1,9 @@
-// validate.js: the argument checks every API call makes at the edge, and the words of their
-// errors: a TypeError for a wrong kind of argument, a RangeError for a bad shape or value,
-// each naming the input (`describe` says what was given, `didYouMean` suggests a known
-// name); options objects, enum options, and the wasmBinary / wasmUrl options.
+// validate.js: argument checking for the JavaScript API, and the texts of its errors.
+//
+// Each check takes the argument's name and throws TypeError for a wrong kind of value and
+// RangeError for a bad value, the message naming the argument; unknown names get a "did you
+// mean". Also here: the options and ONNX attribute objects, the operator version in force at
+// an opset, the wasmBinary / wasmUrl options, and the core's error texts decoded.
 
 // ---------------------------------------------------------------- error helpers
 
@@ -101,6 +103,33 @@ export function checkList(v, what, elem) {
   return out;
 }
 
+// ---------------------------------------------------------------- attributes and options
+
+// The operator version in force at an opset: the newest version not newer than it.
+export function opVersion(opType, opset, versions) {
+  let v = 0;
+  for (const k of versions) if (k <= opset && k > v) v = k;
+  if (v === 0)
+    throw new RangeError(`opset: ${opType} does not exist before opset ${Math.min(...versions)}, got opset ${opset}`);
+  return v;
+}
+
+export function checkAttributes(attributes, allowed, opName) {
+  if (attributes === undefined || attributes === null) return {};
+  if (typeof attributes !== 'object' || Array.isArray(attributes))
+    throw new TypeError(`attributes: expected an object of ONNX attributes, got ${describe(attributes)}`);
+  for (const k of Object.keys(attributes)) {
+    if (!allowed.includes(k))
+      throw new RangeError(`attributes.${k}: ${opName} has no attribute '${k}'${didYouMean(k, allowed)}; it knows ${allowed.join(', ')}`);
+  }
+  return attributes;
+}
+
+export function attr(attributes, name, dflt) {
+  const v = attributes[name];
+  return v === undefined ? dflt : v;
+}
+
 // The wasmBinary and wasmUrl options (of createSampler and loadCompat), in one form each:
 // the bytes as a Uint8Array, or the module compiled already (hosts that compile no wasm
 // from bytes, such as Cloudflare Workers, import .wasm files as WebAssembly.Module).
@@ -114,6 +143,18 @@ export function wasmUrlOption(u, fn) {
   if (typeof u === 'string') return u;
   if (u !== null && typeof u === 'object' && typeof u.href === 'string') return u.href;
   throw new TypeError(`${fn}: wasmUrl: expected a string or a URL, got ${describe(u)}`);
+}
+
+// The core writes a non-integer number of a message as a token (src/core/types.h, num_text):
+// U+001A, the 16 hex digits of its IEEE-754 bits, U+001A. Printed here as JavaScript does.
+export function decodeNumbers(msg) {
+  // eslint-disable-next-line no-control-regex -- U+001A is the core's token delimiter
+  return msg.replace(/\x1a([0-9a-f]{16})\x1a/g, (_, hex) => {
+    const view = new DataView(new ArrayBuffer(8));
+    view.setUint32(0, parseInt(hex.slice(0, 8), 16));
+    view.setUint32(4, parseInt(hex.slice(8), 16));
+    return String(view.getFloat64(0));
+  });
 }
 
 export function checkOptions(options, fn, allowed) {

@@ -1,7 +1,12 @@
-// tensors.js: tensors as the API takes them: the ONNX element types and the TypedArrays that
-// carry each one (TYPES), the check of a { type, dims, data } argument, float16 read as
-// numbers, and WasmTensor, a tensor whose data lives in its sampler's wasm memory.
-import { describe, didYouMean, checkInt } from './validate.js';
+// tensors.js: the tensor types and tensors of the JavaScript API.
+//
+// TYPES: the ONNX data types the core takes, each with its TensorProto code, its size and
+// the TypedArrays that carry it. checkTensor() checks a { type, dims, data } tensor once and
+// gives its checked form, the one the operators and the sampler's memory copies read;
+// WasmTensor is a tensor whose data lives in its sampler's wasm memory (sampler.tensor()).
+// Also the small helpers on tensor values: float16 bits, the numbers of a small tensor.
+
+import { checkInt, describe, didYouMean } from './validate.js';
 
 // ONNX TensorProto.DataType codes and the TypedArray each type is carried in.
 const HAS_F16 = typeof Float16Array === 'function';
@@ -83,7 +88,7 @@ export function requireType(v, what, allowed) {
 }
 
 // IEEE half-precision bits -> number.
-function halfToNumber(h) {
+export function halfToNumber(h) {
   const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 0x1f, m = h & 0x3ff;
   if (e === 0) return s * m * 2 ** -24;
   if (e === 31) return m ? NaN : s * Infinity;
