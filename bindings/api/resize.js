@@ -135,20 +135,19 @@ export function runUpsample(s, opset, attributes, inputs, target, compat) {
 
 // ---------------------------------------------------------------- resize(), upsample()
 
-export function resizeOpts(s, x, options, target) {
+// sampler.resize(x, options) and sampler.upsample(x, options): the options form of version V.
+function optionsCall(s, V, x, options, target) {
   s._live();
-  const V = RESIZE_OPTIONS_VERSION;
   const raw = readResizeArgs(options, V, OPTIONS_FORM, V.name);
   const xt = checkTensor(x, 'x');
   s._checkRank(xt, 'x', 1);
   return resize(s, xt, resizeParams(s, V, OPTIONS_FORM, raw, xt.dims.length, null, undefined), target);
 }
 
+export function resizeOpts(s, x, options, target) {
+  return optionsCall(s, RESIZE_OPTIONS_VERSION, x, options, target);
+}
+
 export function upsampleOpts(s, x, options, target) {
-  s._live();
-  const V = UPSAMPLE_OPTIONS_VERSION;
-  const raw = readResizeArgs(options, V, OPTIONS_FORM, V.name);
-  const xt = checkTensor(x, 'x');
-  s._checkRank(xt, 'x', 1);
-  return resize(s, xt, resizeParams(s, V, OPTIONS_FORM, raw, xt.dims.length, null, undefined), target);
+  return optionsCall(s, UPSAMPLE_OPTIONS_VERSION, x, options, target);
 }
